@@ -1,0 +1,125 @@
+#pragma once
+// An MCP client: the mirror of mcp::Server, for the host and the CLI. It connects over any
+// transport, speaks either protocol era, answers the server's requests (sampling, elicitation,
+// roots) through callbacks, and reports notifications.
+//
+//   mcp::Client client({.info = {"my-host", "1.0"}});
+//   co_await client.connect(mcp::ChildProcessTransport::spawn(executor, {.command = "server"}));
+//   auto tools = co_await client.list_tools();
+//   auto result = co_await client.call_tool("echo", {{"text", "hi"}});
+//   co_await client.close();
+//
+// Errors: a JSON-RPC error answer, a timeout or a closed connection throws mcp::Error with the
+// code (local codes in jsonrpc/ErrorCodes.hpp). Tool failures are results with is_error set.
+// Threading: use a Client from its transport's executor only.
+
+#include "mcp/Cancellation.hpp"
+#include "mcp/protocol/Implementation.hpp"
+#include "mcp/protocol/Prompt.hpp"
+#include "mcp/protocol/Resource.hpp"
+#include "mcp/protocol/Tool.hpp"
+#include "mcp/transport/Transport.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+namespace detail {
+class ClientSession;
+}
+
+struct Root {
+    std::string uri;
+    std::optional<std::string> name;
+};
+
+/// A handler for a request from the server: gets its params, returns its result object.
+/// Throw mcp::Error to answer with an error (e.g. the user declined in a way the spec treats as one).
+using ClientRequestHandler = std::function<boost::asio::awaitable<boost::json::object>(const boost::json::object& params)>;
+
+struct ClientOptions {
+    Implementation info{"mcpkit", "0.1.0"};
+    /// "2025-11-25" (or any earlier stateful revision), "2026-07-28", or "auto": try 2026-07-28
+    /// through server/discover and fall back to initialize.
+    std::string protocol_version = "2025-11-25";
+    /// Default timeout of each request. Zero: none.
+    std::chrono::milliseconds request_timeout{std::chrono::seconds(60)};
+    /// Setting a handler declares the matching capability.
+    ClientRequestHandler on_sampling;
+    ClientRequestHandler on_elicitation;
+    /// The roots to offer; setting it declares the roots capability.
+    std::optional<std::vector<Root>> roots;
+    /// Extra capabilities to declare (merged over the ones derived from the handlers).
+    boost::json::object capabilities;
+    /// Every notification from the server (logging, list_changed, resources/updated, …).
+    std::function<void(std::string_view method, const boost::json::value& params)> on_notification;
+    /// How many input_required rounds one call may take before failing (2026-07-28).
+    int max_input_rounds = 8;
+};
+
+struct RequestOptions {
+    std::optional<std::chrono::milliseconds> timeout;
+    CancellationToken cancellation;
+    /// Asks the server for progress and receives it.
+    std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
+    /// Each progress notification restarts the timeout.
+    bool reset_timeout_on_progress = true;
+};
+
+class Client {
+public:
+    explicit Client(ClientOptions options = {});
+    ~Client();
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+
+    /// Starts reading from `transport` and performs the handshake of the configured era.
+    boost::asio::awaitable<void> connect(std::shared_ptr<Transport> transport);
+    /// Closes the connection (for a child process: stdin, SIGTERM, SIGKILL).
+    boost::asio::awaitable<void> close();
+
+    /// Any request, raw. Adds the 2026-07-28 _meta when stateless and answers input_required
+    /// results through the handlers. Returns the result object.
+    boost::asio::awaitable<boost::json::object> request(std::string_view method, boost::json::object params = {},
+                                                        RequestOptions options = {});
+    void notify(std::string_view method, boost::json::object params = {});
+
+    boost::asio::awaitable<void> ping();
+    /// Every tool (follows nextCursor).
+    boost::asio::awaitable<std::vector<Tool>> list_tools();
+    boost::asio::awaitable<CallToolResult> call_tool(std::string_view name, boost::json::object arguments = {},
+                                                     RequestOptions options = {});
+    boost::asio::awaitable<std::vector<Resource>> list_resources();
+    boost::asio::awaitable<std::vector<ResourceTemplate>> list_resource_templates();
+    boost::asio::awaitable<std::vector<ResourceContents>> read_resource(std::string_view uri);
+    boost::asio::awaitable<void> subscribe_resource(std::string_view uri);
+    boost::asio::awaitable<void> unsubscribe_resource(std::string_view uri);
+    boost::asio::awaitable<std::vector<Prompt>> list_prompts();
+    boost::asio::awaitable<boost::json::object> get_prompt(std::string_view name, boost::json::object arguments = {});
+    /// completion/complete for a prompt argument ("ref/prompt", name) or template variable ("ref/resource", uri).
+    boost::asio::awaitable<boost::json::object> complete(std::string_view reference_type, std::string_view reference,
+                                                         std::string_view argument, std::string_view value);
+    boost::asio::awaitable<void> set_logging_level(std::string_view level);
+    /// Tells the server the roots changed (2025 era).
+    void roots_changed(std::vector<Root> roots);
+
+    const std::string& protocol_version() const;
+    bool stateless() const;
+    const boost::json::object& server_capabilities() const;
+    const Implementation& server_info() const;
+    const std::optional<std::string>& instructions() const;
+
+private:
+    boost::asio::awaitable<std::vector<boost::json::object>> list_all(std::string_view method, std::string_view key);
+    std::shared_ptr<detail::ClientSession> session_;
+};
+
+}  // namespace mcp

@@ -1,0 +1,57 @@
+#pragma once
+// Turning frames of text into JSON-RPC messages and back.
+//
+// Decoding checks the envelope only (jsonrpc, id, method, params, result, error); what a method's
+// params mean is for the layer above. Every rejected message yields the error object the spec asks
+// for, naming the offending field, and the id when it could be read so the peer can correlate.
+
+#include "mcp/jsonrpc/Message.hpp"
+
+#include <boost/json/parser.hpp>
+
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace mcp::jsonrpc {
+
+/// A frame, or a member of a batch, that is not a valid message.
+struct DecodeError {
+    RequestId id;  // null when the id could not be read
+    ErrorObject error;
+};
+
+using DecodedItem = std::variant<Message, DecodeError>;
+
+struct Decoded {
+    bool is_batch = false;
+    DecodedItem single;               // when !is_batch
+    std::vector<DecodedItem> batch;   // when is_batch
+};
+
+/// Parses frames. Keeps its parser's buffers between calls, so reuse one per connection.
+class Decoder {
+public:
+    Decoder();
+    Decoded decode(std::string_view frame);
+
+private:
+    boost::json::parser parser_;
+};
+
+/// Checks one parsed JSON value as a message (also used for batch members).
+DecodedItem decode_value(boost::json::value&& value);
+
+// Encoders append one whole message to `out` (no framing).
+void encode_request(std::string& out, const RequestId& id, std::string_view method,
+                    const boost::json::value& params);
+void encode_notification(std::string& out, std::string_view method, const boost::json::value& params);
+void encode_result(std::string& out, const RequestId& id, const boost::json::value& result);
+void encode_error(std::string& out, const RequestId& id, const ErrorObject& error);
+void encode(std::string& out, const Message& message);
+
+/// Appends the JSON text of `value`, without an intermediate string.
+void append_json(std::string& out, const boost::json::value& value);
+
+}  // namespace mcp::jsonrpc

@@ -1,0 +1,147 @@
+#pragma once
+// The JSON-RPC 2.0 engine for one conversation over a Transport: it reads frames, answers the
+// peer's requests through a Dispatcher, correlates responses to our own requests, and applies
+// timeouts and cancellation. It knows nothing of MCP.
+//
+// Threading: a Connection lives on its transport's executor. `call` and `run` are coroutines on
+// that executor; `notify`, `reply_later`-style sends and cancellation may come from any thread
+// and are posted there.
+
+#include "mcp/Cancellation.hpp"
+#include "mcp/jsonrpc/Codec.hpp"
+#include "mcp/jsonrpc/Message.hpp"
+#include "mcp/transport/Transport.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <unordered_map>
+
+namespace mcp::jsonrpc {
+
+/// The result or the error that answers a request.
+struct Reply {
+    boost::json::value result;
+    std::optional<ErrorObject> error;
+
+    static Reply success(boost::json::value result) { return Reply{std::move(result), std::nullopt}; }
+    static Reply failure(int code, std::string message, boost::json::value data = nullptr) {
+        return Reply{nullptr, ErrorObject{code, std::move(message), std::move(data)}};
+    }
+};
+
+/// A request from the peer, as handed to the Dispatcher.
+struct InboundRequest {
+    RequestId id;
+    std::string method;
+    boost::json::value params;
+    CancellationToken cancellation;  ///< cancelled when the peer cancels or the connection ends
+};
+
+/// The layer above: decides what the peer's calls mean.
+class Dispatcher {
+public:
+    virtual ~Dispatcher() = default;
+    /// Answers one request. Many may run at once; they complete in any order. An exception
+    /// becomes an internal error reply.
+    virtual boost::asio::awaitable<Reply> handle_request(InboundRequest& request) = 0;
+    /// Handles one notification. Must not block.
+    virtual void handle_notification(Notification& notification) = 0;
+};
+
+struct ConnectionOptions {
+    /// Timeout for our outgoing requests when the call gives none. Zero means no timeout.
+    std::chrono::milliseconds default_timeout{std::chrono::seconds(60)};
+    /// Whether the peer may send batches (JSON arrays). The layer above switches this per
+    /// negotiated protocol version; a refused batch gets one Invalid Request error.
+    bool allow_batches = false;
+    /// Called when one of our requests is given up (timeout or cancellation) so the layer above
+    /// can tell the peer (MCP sends notifications/cancelled).
+    std::function<void(const RequestId&, const std::string& reason)> on_request_abandoned;
+    /// After the peer's input ends, requests still in flight get this long to finish and be
+    /// answered (a peer may write its last requests and close at once). Then they are cancelled.
+    std::chrono::milliseconds drain_timeout{std::chrono::seconds(10)};
+    /// Called for each frame the peer sent that we could not accept, after the error reply.
+    std::function<void(const ErrorObject&)> on_protocol_error;
+};
+
+struct CallOptions {
+    /// Overrides ConnectionOptions::default_timeout; zero means none.
+    std::optional<std::chrono::milliseconds> timeout;
+    /// Cancels the call: it then completes with error_code::request_cancelled.
+    CancellationToken cancellation;
+    /// For Streamable HTTP: the inbound request this call belongs to.
+    std::optional<RequestId> related_request;
+    /// Called with the id the request was given, before it is sent.
+    std::function<void(const RequestId&)> on_id_assigned;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+public:
+    Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
+               ConnectionOptions options = {});
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    /// Reads and dispatches until the peer closes or close() is called. Afterwards every
+    /// outgoing call completes with connection_closed and every inbound request is cancelled.
+    boost::asio::awaitable<void> run();
+
+    /// Sends a request and waits for its response. Timeouts, cancellation and a closed
+    /// connection come back as error responses with the local codes in ErrorCodes.hpp.
+    boost::asio::awaitable<Response> call(std::string_view method, boost::json::value params,
+                                          CallOptions options = {});
+    /// Sends a notification. Safe from any thread.
+    void notify(std::string_view method, const boost::json::value& params, SendContext context = {});
+
+    /// Cancels the peer's in-flight request `id`; its reply will not be sent. Returns false if
+    /// no such request is in flight. Call on the executor.
+    bool cancel_inbound(const RequestId& id, const std::string& reason);
+    /// Restarts the timeout of our request `id` (MCP resets it on progress). Call on the executor.
+    void extend_deadline(const RequestId& id);
+    /// Whether our request `id` is still waiting for its response.
+    bool is_pending(const RequestId& id) const { return pending_.contains(id); }
+
+    void set_allow_batches(bool allow) { options_.allow_batches = allow; }
+    void close();
+    bool closed() const { return closed_; }
+    Transport& transport() { return *transport_; }
+    boost::asio::any_io_executor executor() const { return transport_->executor(); }
+
+private:
+    struct PendingCall;
+    struct Batch;
+
+    void handle_frame(std::string_view frame);
+    void handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch);
+    void start_request(Request&& request, const std::shared_ptr<Batch>& batch);
+    boost::asio::awaitable<void> serve(InboundRequest request, std::shared_ptr<Batch> batch,
+                                       std::shared_ptr<Dispatcher> dispatcher);
+    void deliver_reply(const RequestId& id, const Reply& reply, Batch* batch);
+    void finish_batch_member(Batch& batch);
+    void send_error(const RequestId& id, const ErrorObject& error);
+    void complete(Response&& response);
+    void send_frame(std::string_view frame, SendContext context);
+    bool on_io_thread() const { return std::this_thread::get_id() == io_thread_; }
+
+    std::shared_ptr<Transport> transport_;
+    std::shared_ptr<Dispatcher> dispatcher_;
+    ConnectionOptions options_;
+    Decoder decoder_;
+    std::string scratch_;  ///< reused buffer for encoding on the I/O thread
+    std::int64_t next_id_ = 1;
+    std::unordered_map<RequestId, std::shared_ptr<PendingCall>> pending_;
+    std::unordered_map<RequestId, CancellationSource> inbound_;
+    std::thread::id io_thread_;
+    std::unique_ptr<boost::asio::steady_timer> drain_timer_;  ///< set while waiting at end of input
+    bool input_ended_ = false;     ///< the peer can no longer answer our calls
+    bool close_requested_ = false;  ///< close() was called: no draining
+    bool closed_ = false;
+};
+
+}  // namespace mcp::jsonrpc

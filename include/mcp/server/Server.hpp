@@ -1,0 +1,142 @@
+#pragma once
+// An MCP server: register tools, resources, templates, prompts and completions, then serve any
+// number of connections over any transport. Both protocol eras are served, per connection
+// (initialize) or per request (2026-07-28 _meta).
+//
+//   mcp::Server server({.name = "demo", .version = "1.0.0"});
+//   server.add_tool({.name = "echo", .description = "Echoes text",
+//                    .input_schema = mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})},
+//                   [](mcp::ToolCall& call) { return mcp::CallToolResult::text(call.arguments.at("text").as_string()); });
+//   mcp::serve_stdio(server);
+//
+// Registration happens on one thread: before serving, or on the server's I/O thread while serving
+// (clients are then told the list changed). Registration errors (duplicate or invalid names,
+// unusable schemas) throw std::invalid_argument at once.
+
+#include "mcp/protocol/Implementation.hpp"
+#include "mcp/protocol/Prompt.hpp"
+#include "mcp/protocol/Resource.hpp"
+#include "mcp/protocol/Tool.hpp"
+#include "mcp/server/Handler.hpp"
+#include "mcp/server/RequestContext.hpp"
+#include "mcp/transport/Transport.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mcp {
+
+namespace detail {
+struct ServerState;
+class ServerSession;
+}  // namespace detail
+
+struct CacheHint {
+    std::int64_t ttl_ms = 0;
+    std::string scope = "private";  ///< "public" or "private"
+};
+
+struct ServerOptions {
+    std::optional<std::string> instructions;
+    /// Items per page of tools/list, resources/list, … Zero: everything in one page.
+    std::size_t page_size = 0;
+    /// Threads for handlers registered as blocking. Default 2.
+    std::size_t worker_threads = 2;
+    /// Timeout of requests the server sends to the client (sampling, elicitation, roots). Default 5 min,
+    /// because a person may be answering.
+    std::chrono::milliseconds client_request_timeout{std::chrono::minutes(5)};
+    /// 2026-07-28 cache hints on list results and on resources/read.
+    CacheHint list_cache;
+    CacheHint read_cache;
+    /// How many times a handler may ask for input in one 2025-era call before the call fails.
+    int max_input_rounds = 8;
+    /// Called for notifications/roots/list_changed from a 2025-era client.
+    std::function<void()> on_roots_list_changed;
+    /// Where the server reports what it could not do (bad input, failed handlers). Default: nothing.
+    std::function<void(std::string_view)> log;
+};
+
+struct ToolOptions {
+    /// Run this (plain-function) handler on the worker pool.
+    bool blocking = false;
+};
+
+/// A JSON Schema for an object with these properties; `required` lists the mandatory ones.
+boost::json::object schema_object(boost::json::object properties, std::initializer_list<std::string_view> required = {},
+                                  bool allow_additional = true);
+
+class Server {
+public:
+    explicit Server(Implementation info, ServerOptions options = {});
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    template <class F>
+    Server& add_tool(Tool tool, F handler, ToolOptions options = {}) {
+        return add_tool_handler(std::move(tool),
+                                detail::adapt_handler<CallToolResult, ToolCall>(
+                                    std::move(handler), options.blocking ? &worker_pool() : nullptr));
+    }
+    template <class F>
+    Server& add_resource(Resource resource, F handler) {
+        return add_resource_handler(std::move(resource),
+                                    detail::adapt_handler<ReadResourceResult, ResourceRead>(std::move(handler), nullptr));
+    }
+    template <class F>
+    Server& add_resource_template(ResourceTemplate resource_template, F handler) {
+        return add_template_handler(
+            std::move(resource_template),
+            detail::adapt_handler<ReadResourceResult, ResourceRead>(std::move(handler), nullptr));
+    }
+    template <class F>
+    Server& add_prompt(Prompt prompt, F handler) {
+        return add_prompt_handler(std::move(prompt),
+                                  detail::adapt_handler<GetPromptResult, PromptGet>(std::move(handler), nullptr));
+    }
+    /// Completions for a prompt's arguments ("ref/prompt", name) or a template's variables
+    /// ("ref/resource", uri template).
+    template <class F>
+    Server& add_completion(std::string reference_type, std::string reference, F handler) {
+        return add_completion_handler(
+            std::move(reference_type), std::move(reference),
+            detail::adapt_handler<Completion, CompletionRequest>(std::move(handler), nullptr));
+    }
+
+    bool remove_tool(std::string_view name);
+    bool remove_prompt(std::string_view name);
+    bool remove_resource(std::string_view uri);
+
+    /// Tells subscribers (resources/subscribe, subscriptions/listen) that a resource changed.
+    void notify_resource_updated(std::string_view uri);
+
+    /// Serves one connection until it ends. Many may run at once on the same server.
+    boost::asio::awaitable<void> serve(std::shared_ptr<Transport> transport);
+
+    const Implementation& info() const;
+    const ServerOptions& options() const;
+    boost::asio::thread_pool& worker_pool();
+
+    Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler);
+    Server& add_resource_handler(Resource resource, Handler<ReadResourceResult, ResourceRead> handler);
+    Server& add_template_handler(ResourceTemplate resource_template, Handler<ReadResourceResult, ResourceRead> handler);
+    Server& add_prompt_handler(Prompt prompt, Handler<GetPromptResult, PromptGet> handler);
+    Server& add_completion_handler(std::string reference_type, std::string reference,
+                                   Handler<Completion, CompletionRequest> handler);
+
+private:
+    std::shared_ptr<detail::ServerState> state_;
+};
+
+/// Serves `server` on this process's stdin/stdout until stdin closes, running `io` (which the
+/// server's own timers may also use). SIGINT/SIGTERM end it cleanly. Returns the exit code.
+int serve_stdio(Server& server, boost::asio::io_context& io, std::size_t max_message_size = 16u << 20);
+int serve_stdio(Server& server);
+
+}  // namespace mcp

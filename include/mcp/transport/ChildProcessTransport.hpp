@@ -1,0 +1,72 @@
+#pragma once
+// The client side of stdio: start a server as a child process and talk to it over its
+// stdin/stdout. Its stderr is read line by line and handed to a callback (default: copied to our
+// stderr with a prefix). Closing follows the MCP spec: close the child's stdin, wait, SIGTERM,
+// wait, SIGKILL.
+
+#include "mcp/transport/StreamTransport.hpp"
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+struct ChildProcessOptions {
+    std::string command;  ///< looked up in PATH when it has no '/'
+    std::vector<std::string> args;
+    /// Variables set for the child on top of this process's environment.
+    std::map<std::string, std::string> env;
+    std::optional<std::string> cwd;
+    /// Each line the child writes to stderr. Default: written to our stderr as "[command] line".
+    std::function<void(std::string_view line)> on_stderr_line;
+    /// Called once when the child exits, with its exit code (128+signal when killed).
+    std::function<void(int exit_code)> on_exit;
+    /// How long each shutdown step waits for the child to exit before the next, harsher one.
+    std::chrono::milliseconds shutdown_step{std::chrono::seconds(2)};
+    StreamTransportOptions stream;
+};
+
+class ChildProcessTransport : public Transport {
+public:
+    /// Starts the child. Throws std::system_error naming the command when it cannot be started.
+    static std::shared_ptr<ChildProcessTransport> spawn(boost::asio::any_io_executor executor,
+                                                        ChildProcessOptions options);
+    ~ChildProcessTransport() override;
+
+    boost::asio::awaitable<TransportRead> read() override { return stream_->read(); }
+    void send(std::string_view frame, SendContext context = {}) override { stream_->send(frame, context); }
+    /// Starts the shutdown sequence; returns at once. Use shutdown() to wait for it.
+    void close() override;
+    boost::asio::any_io_executor executor() const override { return executor_; }
+
+    /// Closes stdin, then escalates to SIGTERM and SIGKILL; returns the exit code.
+    boost::asio::awaitable<int> shutdown();
+    /// Waits until the child has exited; returns its exit code.
+    boost::asio::awaitable<int> wait_for_exit();
+    bool exited() const { return exit_code_.has_value(); }
+    int pid() const { return pid_; }
+
+private:
+    struct Private;
+    ChildProcessTransport(boost::asio::any_io_executor executor, ChildProcessOptions options);
+    void start();
+    boost::asio::awaitable<void> read_stderr();
+    boost::asio::awaitable<void> watch_exit();
+
+    boost::asio::any_io_executor executor_;
+    ChildProcessOptions options_;
+    std::shared_ptr<StreamTransport> stream_;
+    std::unique_ptr<Private> private_;
+    int pid_ = -1;
+    std::optional<int> exit_code_;
+    bool shutting_down_ = false;
+};
+
+}  // namespace mcp

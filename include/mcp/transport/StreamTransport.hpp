@@ -1,0 +1,71 @@
+#pragma once
+// Newline-delimited JSON over a pair of file descriptors: the framing of MCP's stdio transport.
+// Used for our own stdin/stdout (a server) and for a child's pipes (a client).
+//
+// Reads split the byte stream on '\n' (a trailing '\r' is dropped); a frame longer than the limit
+// is skipped up to its newline and reported once, so one oversized message costs nothing else.
+// Writes are queued and coalesced: many small frames leave in one write(2).
+
+#include "mcp/transport/Transport.hpp"
+
+#include <boost/asio/posix/stream_descriptor.hpp>
+
+#include <functional>
+
+namespace mcp {
+
+struct StreamTransportOptions {
+    /// Longest frame accepted, in bytes. Default 16 MiB.
+    std::size_t max_message_size = 16u << 20;
+};
+
+class StreamTransport : public Transport {
+public:
+    /// Takes ownership of both descriptors (they are closed by close() or the destructor).
+    /// Descriptors that cannot be polled (regular files) are used with blocking I/O.
+    StreamTransport(boost::asio::any_io_executor executor, int read_fd, int write_fd,
+                    StreamTransportOptions options = {});
+    ~StreamTransport() override;
+
+    boost::asio::awaitable<TransportRead> read() override;
+    void send(std::string_view frame, SendContext context = {}) override;
+    void close() override;
+    boost::asio::any_io_executor executor() const override { return executor_; }
+
+    /// Called once if writing fails (the peer went away); sending stops then.
+    void on_write_error(std::function<void(const boost::system::error_code&)> callback) {
+        on_write_error_ = std::move(callback);
+    }
+    /// True when nothing queued is waiting to be written.
+    bool idle() const { return !writing_ && outgoing_.empty(); }
+    /// Closes only the writing side (EOF for the peer), keeping the reading side open.
+    void close_write();
+
+private:
+    boost::asio::awaitable<std::size_t> read_some(char* data, std::size_t size, boost::system::error_code& ec);
+    boost::asio::awaitable<void> write_loop();
+    void write_blocking();
+
+    boost::asio::any_io_executor executor_;
+    StreamTransportOptions options_;
+    boost::asio::posix::stream_descriptor in_;
+    boost::asio::posix::stream_descriptor out_;
+    int in_fd_blocking_ = -1;   ///< set when the read side is a regular file
+    int out_fd_blocking_ = -1;  ///< set when the write side is a regular file
+    std::string buffer_;
+    std::size_t begin_ = 0;  ///< start of unread data in buffer_
+    std::size_t end_ = 0;    ///< end of valid data in buffer_
+    std::size_t scanned_ = 0;  ///< bytes after begin_ already searched for '\n'
+    bool discarding_ = false;
+    std::size_t discarded_ = 0;
+    bool read_eof_ = false;
+    std::string outgoing_;
+    std::string in_flight_;
+    bool writing_ = false;
+    bool write_failed_ = false;
+    bool closing_ = false;
+    bool closed_ = false;
+    std::function<void(const boost::system::error_code&)> on_write_error_;
+};
+
+}  // namespace mcp

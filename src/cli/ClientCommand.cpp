@@ -1,0 +1,141 @@
+// `mcpkit client`: an inspector for any MCP server. It starts the server given after "--",
+// performs one verb, prints the JSON result on stdout and exits non-zero with a message on
+// failure.
+
+#include "cli/Commands.hpp"
+#include "cli/PrettyJson.hpp"
+#include "cli/Tour.hpp"
+
+#include <mcp/Error.hpp>
+#include <mcp/client/Client.hpp>
+#include <mcp/transport/ChildProcessTransport.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace mcpkit::cli {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+namespace {
+
+/// Arguments given on the command line as JSON must be an object.
+json::object parse_object_argument(const std::string& text, const std::string& what) {
+    boost::system::error_code ec;
+    json::value value = json::parse(text, ec);
+    if (ec) throw std::invalid_argument(what + " is not valid JSON (" + ec.message() + "): " + text);
+    if (!value.is_object()) throw std::invalid_argument(what + " must be a JSON object, like '{\"text\": \"hi\"}'");
+    return value.get_object();
+}
+
+void print(const json::value& value) { std::cout << pretty_json(value) << std::endl; }
+
+json::array to_array(const auto& items) {
+    json::array out;
+    for (const auto& item : items) out.push_back(item.to_json());
+    return out;
+}
+
+asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& arguments) {
+    const auto& verb = arguments.verb;
+    const auto& args = arguments.verb_arguments;
+    auto need = [&](std::size_t count, const char* usage) {
+        if (args.size() != count) throw std::invalid_argument(std::string("usage: mcpkit client ") + usage);
+    };
+    if (verb == "tools") {
+        need(0, "tools -- COMMAND ARGS...");
+        print(json::object{{"tools", to_array(co_await client.list_tools())}});
+    } else if (verb == "call") {
+        if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client call NAME [JSON] -- COMMAND ARGS...");
+        json::object tool_arguments = args.size() == 2 ? parse_object_argument(args[1], "the tool arguments") : json::object();
+        mcp::CallToolResult result = co_await client.call_tool(args[0], std::move(tool_arguments));
+        print(result.to_json());
+        if (result.is_error) throw mcp::Error(0, "the tool reported an error (isError: true)");
+    } else if (verb == "resources") {
+        need(0, "resources -- COMMAND ARGS...");
+        print(json::object{{"resources", to_array(co_await client.list_resources())},
+                           {"resourceTemplates", to_array(co_await client.list_resource_templates())}});
+    } else if (verb == "read") {
+        need(1, "read URI -- COMMAND ARGS...");
+        print(json::object{{"contents", to_array(co_await client.read_resource(args[0]))}});
+    } else if (verb == "prompts") {
+        need(0, "prompts -- COMMAND ARGS...");
+        print(json::object{{"prompts", to_array(co_await client.list_prompts())}});
+    } else if (verb == "prompt") {
+        if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client prompt NAME [JSON] -- COMMAND ARGS...");
+        json::object prompt_arguments = args.size() == 2 ? parse_object_argument(args[1], "the prompt arguments") : json::object();
+        print(co_await client.get_prompt(args[0], std::move(prompt_arguments)));
+    } else if (verb == "tour") {
+        co_await tour(client, std::cout);
+    } else {
+        throw std::invalid_argument("unknown verb \"" + verb + "\": use tools, call, resources, read, prompts, prompt or tour");
+    }
+}
+
+}  // namespace
+
+void add_client_command(CLI::App& app, ClientArguments& arguments) {
+    auto* command = app.add_subcommand(
+        "client", "Inspect any MCP server: mcpkit client VERB [ARGS] -- COMMAND ARGS...\n"
+                  "Verbs: tools, call NAME JSON, resources, read URI, prompts, prompt NAME JSON, tour");
+    command->add_option("verb", arguments.verb, "tools | call | resources | read | prompts | prompt | tour")->required();
+    command->add_option("arguments", arguments.verb_arguments, "The verb's arguments");
+    command->add_option("--protocol", arguments.protocol, "Protocol version: 2025-11-25 (default), 2026-07-28, auto, …");
+    command->add_option("--timeout", arguments.timeout_seconds, "Seconds to wait for each answer")->check(CLI::PositiveNumber);
+    command->add_flag("--quiet-server", arguments.quiet_stderr, "Do not copy the server's stderr to ours");
+}
+
+int run_client(const ClientArguments& arguments) {
+    if (arguments.server_command.empty()) {
+        std::fprintf(stderr, "mcpkit client: give the server to start after \"--\", e.g. "
+                             "mcpkit client tools -- mcpkit everything\n");
+        return 2;
+    }
+    asio::io_context io(1);
+    int exit_code = 0;
+    auto work = [&]() -> asio::awaitable<void> {
+        std::shared_ptr<mcp::ChildProcessTransport> transport;
+        try {
+            mcp::ChildProcessOptions child;
+            child.command = arguments.server_command.front();
+            child.args.assign(arguments.server_command.begin() + 1, arguments.server_command.end());
+            if (arguments.quiet_stderr) child.on_stderr_line = [](std::string_view) {};
+            transport = mcp::ChildProcessTransport::spawn(io.get_executor(), std::move(child));
+
+            mcp::ClientOptions options;
+            options.info = {"mcpkit-client", "0.1.0"};
+            options.protocol_version = arguments.protocol;
+            options.request_timeout = std::chrono::milliseconds(static_cast<long>(arguments.timeout_seconds * 1000));
+            // An inspector has no user to ask and no model: it declines politely.
+            options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
+                co_return json::object{{"action", "decline"}};
+            };
+            mcp::Client client(options);
+            co_await client.connect(transport);
+            co_await run_verb(client, arguments);
+        } catch (const mcp::Error& e) {
+            if (e.code() != 0) {
+                std::fprintf(stderr, "mcpkit client: error %d: %s\n", e.code(), e.what());
+            } else {
+                std::fprintf(stderr, "mcpkit client: %s\n", e.what());
+            }
+            exit_code = 1;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "mcpkit client: %s\n", e.what());
+            exit_code = 1;
+        }
+        if (transport) {
+            int server_exit = co_await transport->shutdown();
+            (void)server_exit;
+        }
+    };
+    asio::co_spawn(io, work(), [](std::exception_ptr) {});
+    io.run();
+    return exit_code;
+}
+
+}  // namespace mcpkit::cli

@@ -1,0 +1,29 @@
+#pragma once
+// The subcommands of `mcpkit`, each in its own file.
+
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mcpkit::cli {
+
+struct EverythingArguments {
+    std::size_t max_message_size = 16u << 20;
+};
+void add_everything_command(CLI::App& app, EverythingArguments& arguments);
+int run_everything(const EverythingArguments& arguments);
+
+struct ClientArguments {
+    std::string verb;
+    std::vector<std::string> verb_arguments;
+    std::string protocol = "2025-11-25";
+    double timeout_seconds = 60;
+    bool quiet_stderr = false;
+    std::vector<std::string> server_command;  ///< after "--"
+};
+void add_client_command(CLI::App& app, ClientArguments& arguments);
+int run_client(const ClientArguments& arguments);
+
+}  // namespace mcpkit::cli

@@ -1,0 +1,23 @@
+// `mcpkit everything`: the conformance suite's fixture server, over stdio.
+
+#include "cli/Commands.hpp"
+#include "everything/EverythingServer.hpp"
+
+#include <mcp/server/Server.hpp>
+
+namespace mcpkit::cli {
+
+void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
+    auto* command = app.add_subcommand("everything", "Serve the MCP conformance fixture (every feature) over stdio");
+    command->add_option("--max-message-size", arguments.max_message_size, "Largest accepted message, in bytes")
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+}
+
+int run_everything(const EverythingArguments& arguments) {
+    boost::asio::io_context io(1);
+    mcp::Server server(everything::server_info(), everything::server_options());
+    everything::register_fixture(server, io.get_executor());
+    return mcp::serve_stdio(server, io, arguments.max_message_size);
+}
+
+}  // namespace mcpkit::cli

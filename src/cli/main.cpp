@@ -1,0 +1,43 @@
+// mcpkit: one binary, one subcommand per system.
+
+#include "cli/Commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+    // Everything after "--" is the command of a server to start; CLI11 must not see it.
+    std::vector<std::string> server_command;
+    int own_argc = argc;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) {
+            own_argc = i;
+            for (int j = i + 1; j < argc; ++j) server_command.emplace_back(argv[j]);
+            break;
+        }
+    }
+
+    CLI::App app{"mcpkit: a native toolkit for the Model Context Protocol"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "mcpkit 0.1.0");
+    mcpkit::cli::EverythingArguments everything;
+    mcpkit::cli::add_everything_command(app, everything);
+    mcpkit::cli::ClientArguments client;
+    mcpkit::cli::add_client_command(app, client);
+
+    try {
+        app.parse(own_argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    if (app.got_subcommand("everything")) return mcpkit::cli::run_everything(everything);
+    if (app.got_subcommand("client")) {
+        client.server_command = std::move(server_command);
+        return mcpkit::cli::run_client(client);
+    }
+    return 2;
+}

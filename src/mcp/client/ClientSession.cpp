@@ -1,0 +1,81 @@
+#include "client/ClientSession.hpp"
+
+#include "mcp/Error.hpp"
+#include "mcp/protocol/Methods.hpp"
+
+namespace mcp::detail {
+namespace asio = boost::asio;
+namespace json = boost::json;
+using jsonrpc::Reply;
+
+json::object ClientSession::capabilities() const {
+    json::object caps;
+    if (options.on_sampling) caps["sampling"] = json::object();
+    if (options.on_elicitation) caps["elicitation"] = json::object{{"form", json::object()}, {"url", json::object()}};
+    if (options.roots) caps["roots"] = json::object{{"listChanged", true}};
+    for (const auto& [key, value] : options.capabilities) caps[key] = value;
+    return caps;
+}
+
+asio::awaitable<json::object> ClientSession::answer(std::string_view method, const json::object& params) {
+    if (method == methods::sampling_create_message) {
+        if (!options.on_sampling) throw Error::method_not_found(method);
+        co_return co_await options.on_sampling(params);
+    }
+    if (method == methods::elicitation_create) {
+        if (!options.on_elicitation) throw Error::method_not_found(method);
+        co_return co_await options.on_elicitation(params);
+    }
+    if (method == methods::roots_list) {
+        if (!options.roots) throw Error::method_not_found(method);
+        json::array roots;
+        for (const auto& root : *options.roots) {
+            json::object r{{"uri", root.uri}};
+            if (root.name) r["name"] = *root.name;
+            roots.push_back(std::move(r));
+        }
+        co_return json::object{{"roots", std::move(roots)}};
+    }
+    if (method == methods::ping) co_return json::object();
+    throw Error::method_not_found(method);
+}
+
+asio::awaitable<Reply> ClientSession::handle_request(jsonrpc::InboundRequest& request) {
+    static const json::object no_params;
+    const json::object& params = request.params.is_object() ? request.params.get_object() : no_params;
+    try {
+        co_return Reply::success(co_await answer(request.method, params));
+    } catch (const Error& e) {
+        co_return Reply::failure(e.code(), e.what(), e.data());
+    }
+}
+
+void ClientSession::handle_notification(jsonrpc::Notification& notification) {
+    if (notification.method == notifications::progress && notification.params.is_object()) {
+        const auto& params = notification.params.get_object();
+        auto* token = params.if_contains("progressToken");
+        auto* progress = params.if_contains("progress");
+        if (token && token->is_int64() && progress && progress->is_number()) {
+            auto it = progress_listeners.find(token->get_int64());
+            if (it != progress_listeners.end()) {
+                std::optional<double> total;
+                if (auto* t = params.if_contains("total"); t && t->is_number()) total = t->to_number<double>();
+                std::string message;
+                if (auto* m = params.if_contains("message"); m && m->is_string()) message = std::string(m->get_string());
+                if (it->second.reset_timeout && connection) connection->extend_deadline(it->second.request_id);
+                if (it->second.callback) it->second.callback(progress->to_number<double>(), total, message);
+                return;
+            }
+        }
+    }
+    if (notification.method == notifications::cancelled && notification.params.is_object()) {
+        jsonrpc::RequestId id;
+        if (auto* r = notification.params.get_object().if_contains("requestId");
+            r && jsonrpc::RequestId::from_json(*r, id) && connection)
+            connection->cancel_inbound(id, "cancelled by the server");
+        return;
+    }
+    if (options.on_notification) options.on_notification(notification.method, notification.params);
+}
+
+}  // namespace mcp::detail

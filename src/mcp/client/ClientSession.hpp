@@ -1,0 +1,42 @@
+#pragma once
+// The client's side of one connection: answers the server's requests through the user's
+// handlers, routes progress to the call that asked for it, and holds what the handshake learned.
+
+#include "mcp/client/Client.hpp"
+#include "mcp/jsonrpc/Connection.hpp"
+
+#include <unordered_map>
+
+namespace mcp::detail {
+
+struct ProgressListener {
+    std::function<void(double, std::optional<double>, const std::string&)> callback;
+    jsonrpc::RequestId request_id;  ///< the current round's id, for restarting its timeout
+    bool reset_timeout = true;
+};
+
+class ClientSession : public jsonrpc::Dispatcher {
+public:
+    explicit ClientSession(ClientOptions options) : options(std::move(options)) {}
+
+    boost::asio::awaitable<jsonrpc::Reply> handle_request(jsonrpc::InboundRequest& request) override;
+    void handle_notification(jsonrpc::Notification& notification) override;
+
+    boost::json::object capabilities() const;
+    /// Answers one input request of an input_required result with the local handlers.
+    boost::asio::awaitable<boost::json::object> answer(std::string_view method, const boost::json::object& params);
+
+    ClientOptions options;
+    std::shared_ptr<Transport> transport;
+    std::shared_ptr<jsonrpc::Connection> connection;
+    std::string protocol_version;
+    bool stateless = false;
+    bool connected = false;
+    boost::json::object server_capabilities;
+    Implementation server_info;
+    std::optional<std::string> instructions;
+    std::unordered_map<std::int64_t, ProgressListener> progress_listeners;
+    std::int64_t next_progress_token = 1;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,336 @@
+#include "mcp/jsonrpc/Connection.hpp"
+
+#include "mcp/jsonrpc/ErrorCodes.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::jsonrpc {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+/// One of our requests waiting for its response. The timer doubles as the wake-up signal:
+/// its expiry is the deadline, and cancelling it wakes the waiting coroutine early.
+struct Connection::PendingCall {
+    enum class State { waiting, answered, cancelled, closed, deadline_moved };
+    explicit PendingCall(const asio::any_io_executor& executor) : timer(executor) {}
+    asio::steady_timer timer;
+    State state = State::waiting;
+    std::chrono::milliseconds timeout{0};
+    std::string cancel_reason;
+    Response response;
+};
+
+/// Collects the replies to one batch so they leave as one array, as JSON-RPC requires.
+struct Connection::Batch {
+    std::string replies = "[";
+    std::size_t outstanding = 0;
+    bool any = false;
+};
+
+Connection::Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
+                       ConnectionOptions options)
+    : transport_(std::move(transport)),
+      dispatcher_(std::move(dispatcher)),
+      options_(std::move(options)),
+      io_thread_(std::this_thread::get_id()) {}
+
+Connection::~Connection() = default;
+
+asio::awaitable<void> Connection::run() {
+    auto self = shared_from_this();
+    io_thread_ = std::this_thread::get_id();
+    while (!closed_) {
+        TransportRead read = co_await transport_->read();
+        if (read.kind == TransportRead::Kind::end_of_stream) break;
+        if (read.kind == TransportRead::Kind::oversized) {
+            ErrorObject error{error_code::invalid_request,
+                              "Message of " + std::to_string(read.size) +
+                                  " bytes exceeds the size limit; it was skipped. Send smaller messages "
+                                  "or raise the server's message size limit.",
+                              nullptr};
+            send_error(RequestId(), error);
+            if (options_.on_protocol_error) options_.on_protocol_error(error);
+            continue;
+        }
+        handle_frame(read.text);
+    }
+    // Nothing more will arrive: our calls cannot be answered.
+    input_ended_ = true;
+    for (auto& [id, call] : pending_) {
+        if (call->state == PendingCall::State::waiting) call->state = PendingCall::State::closed;
+        call->timer.cancel();
+    }
+    pending_.clear();
+    // The peer's requests in flight may still finish and be answered, for a while.
+    if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_) {
+        drain_timer_ = std::make_unique<asio::steady_timer>(transport_->executor(), options_.drain_timeout);
+        co_await drain_timer_->async_wait(asio::as_tuple(asio::use_awaitable));
+        drain_timer_.reset();
+    }
+    closed_ = true;
+    auto inbound = std::move(inbound_);
+    inbound_.clear();
+    for (auto& [id, source] : inbound) source.cancel("connection closed");
+    dispatcher_.reset();  // breaks the session <-> connection cycle; running requests hold their own
+}
+
+void Connection::handle_frame(std::string_view frame) {
+    // Blank lines between messages are tolerated, as most peers emit them by accident.
+    if (frame.find_first_not_of(" \t\r\n") == std::string_view::npos) return;
+    Decoded decoded = decoder_.decode(frame);
+    if (!decoded.is_batch) {
+        handle_item(std::move(decoded.single), nullptr);
+        return;
+    }
+    if (!options_.allow_batches) {
+        ErrorObject error{error_code::invalid_request,
+                          "Invalid request: batches are not allowed in this protocol version; send one "
+                          "message per frame",
+                          nullptr};
+        send_error(RequestId(), error);
+        if (options_.on_protocol_error) options_.on_protocol_error(error);
+        return;
+    }
+    auto batch = std::make_shared<Batch>();
+    batch->outstanding = 1;  // held until every member is started
+    for (auto& item : decoded.batch) handle_item(std::move(item), batch);
+    finish_batch_member(*batch);  // releases the hold
+}
+
+void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch) {
+    if (auto* error = std::get_if<DecodeError>(&item)) {
+        if (batch) {
+            ++batch->outstanding;
+            deliver_reply(error->id, Reply{nullptr, error->error}, batch.get());
+        } else {
+            send_error(error->id, error->error);
+        }
+        if (options_.on_protocol_error) options_.on_protocol_error(error->error);
+        return;
+    }
+    auto& message = std::get<Message>(item);
+    if (auto* request = std::get_if<Request>(&message)) {
+        start_request(std::move(*request), batch);
+    } else if (auto* notification = std::get_if<Notification>(&message)) {
+        if (dispatcher_) dispatcher_->handle_notification(*notification);
+    } else {
+        complete(std::move(std::get<Response>(message)));
+    }
+}
+
+void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& batch) {
+    if (inbound_.contains(request.id)) {
+        ErrorObject error{error_code::invalid_request,
+                          "Invalid request: id " + request.id.to_display() +
+                              " is already in use by a request in flight; use a fresh id",
+                          nullptr};
+        if (batch) {
+            ++batch->outstanding;
+            deliver_reply(request.id, Reply{nullptr, error}, batch.get());
+        } else {
+            send_error(request.id, error);
+        }
+        if (options_.on_protocol_error) options_.on_protocol_error(error);
+        return;
+    }
+    if (!dispatcher_) return;
+    auto [entry, inserted] = inbound_.try_emplace(request.id);
+    InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params),
+                           entry->second.token()};
+    if (batch) ++batch->outstanding;
+    asio::co_spawn(transport_->executor(), serve(std::move(inbound), batch, dispatcher_), asio::detached);
+}
+
+asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<Batch> batch,
+                                        std::shared_ptr<Dispatcher> dispatcher) {
+    auto self = shared_from_this();
+    Reply reply;
+    try {
+        reply = co_await dispatcher->handle_request(request);
+    } catch (const std::exception& e) {
+        reply = Reply::failure(error_code::internal_error, std::string("Internal error: ") + e.what());
+    }
+    // A request the peer cancelled gets no reply (MCP cancellation rules; harmless for JSON-RPC).
+    bool cancelled_by_peer = request.cancellation.cancelled();
+    inbound_.erase(request.id);
+    if (inbound_.empty() && drain_timer_) drain_timer_->cancel();
+    if (cancelled_by_peer && batch) {
+        finish_batch_member(*batch);
+        co_return;
+    }
+    if (cancelled_by_peer) co_return;
+    deliver_reply(request.id, reply, batch.get());
+}
+
+void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* batch) {
+    if (!batch) {
+        scratch_.clear();
+        if (reply.error) {
+            encode_error(scratch_, id, *reply.error);
+        } else {
+            encode_result(scratch_, id, reply.result);
+        }
+        send_frame(scratch_, SendContext{&id});
+        return;
+    }
+    if (batch->any) batch->replies += ',';
+    batch->any = true;
+    if (reply.error) {
+        encode_error(batch->replies, id, *reply.error);
+    } else {
+        encode_result(batch->replies, id, reply.result);
+    }
+    finish_batch_member(*batch);
+}
+
+void Connection::finish_batch_member(Batch& batch) {
+    if (--batch.outstanding == 0 && batch.any) {
+        batch.replies += ']';
+        send_frame(batch.replies, {});
+    }
+}
+
+void Connection::send_error(const RequestId& id, const ErrorObject& error) {
+    scratch_.clear();
+    encode_error(scratch_, id, error);
+    send_frame(scratch_, SendContext{&id});
+}
+
+void Connection::send_frame(std::string_view frame, SendContext context) {
+    if (closed_) return;
+    transport_->send(frame, context);
+}
+
+void Connection::complete(Response&& response) {
+    auto it = pending_.find(response.id);
+    if (it == pending_.end()) return;  // late or unknown: the spec says to ignore it
+    auto call = it->second;
+    pending_.erase(it);
+    call->response = std::move(response);
+    call->state = PendingCall::State::answered;
+    call->timer.cancel();
+}
+
+asio::awaitable<Response> Connection::call(std::string_view method, json::value params, CallOptions options) {
+    auto self = shared_from_this();
+    RequestId id(next_id_++);
+    if (options.on_id_assigned) options.on_id_assigned(id);
+    if (input_ended_ || closed_) {
+        co_return Response{id, nullptr, ErrorObject{error_code::connection_closed, "Connection closed", nullptr}};
+    }
+    auto call = std::make_shared<PendingCall>(transport_->executor());
+    call->timeout = options.timeout.value_or(options_.default_timeout);
+    if (call->timeout.count() > 0) {
+        call->timer.expires_after(call->timeout);
+    } else {
+        call->timer.expires_at(asio::steady_timer::time_point::max());
+    }
+    pending_.emplace(id, call);
+
+    std::string frame;
+    encode_request(frame, id, method, params);
+    SendContext context;
+    if (options.related_request) context.related_request = &*options.related_request;
+    send_frame(frame, context);
+
+    std::size_t cancel_hook = 0;
+    if (!options.cancellation.cancelled()) {
+        std::weak_ptr<PendingCall> weak = call;
+        auto executor = transport_->executor();
+        cancel_hook = options.cancellation.on_cancel([weak, executor, token = options.cancellation] {
+            asio::post(executor, [weak, token] {
+                if (auto pending = weak.lock(); pending && pending->state == PendingCall::State::waiting) {
+                    pending->state = PendingCall::State::cancelled;
+                    pending->cancel_reason = token.reason();
+                    pending->timer.cancel();
+                }
+            });
+        });
+    } else {
+        call->state = PendingCall::State::cancelled;
+        call->cancel_reason = options.cancellation.reason();
+    }
+
+    while (call->state == PendingCall::State::waiting || call->state == PendingCall::State::deadline_moved) {
+        call->state = PendingCall::State::waiting;
+        auto [ec] = co_await call->timer.async_wait(asio::as_tuple(asio::use_awaitable));
+        if (call->state != PendingCall::State::waiting) continue;  // answered, cancelled, closed, or moved
+        if (!ec) {
+            // The deadline passed.
+            pending_.erase(id);
+            options.cancellation.forget(cancel_hook);
+            std::string reason = "Request timed out after " + std::to_string(call->timeout.count()) + " ms";
+            if (options_.on_request_abandoned) options_.on_request_abandoned(id, reason);
+            co_return Response{id, nullptr, ErrorObject{error_code::request_timeout, reason, nullptr}};
+        }
+        // The waiting coroutine itself was cancelled through Asio (e.g. an awaitable operator).
+        call->state = PendingCall::State::cancelled;
+        call->cancel_reason = "cancelled by the caller";
+    }
+    options.cancellation.forget(cancel_hook);
+
+    switch (call->state) {
+        case PendingCall::State::answered:
+            co_return std::move(call->response);
+        case PendingCall::State::closed:
+            co_return Response{id, nullptr,
+                               ErrorObject{error_code::connection_closed,
+                                           "Connection closed before the response to " + std::string(method) +
+                                               " arrived",
+                                           nullptr}};
+        default: {
+            pending_.erase(id);
+            std::string reason = call->cancel_reason.empty() ? "cancelled" : call->cancel_reason;
+            if (options_.on_request_abandoned && !closed_) options_.on_request_abandoned(id, reason);
+            co_return Response{id, nullptr, ErrorObject{error_code::request_cancelled, "Request cancelled: " + reason,
+                                                        nullptr}};
+        }
+    }
+}
+
+void Connection::notify(std::string_view method, const json::value& params, SendContext context) {
+    std::string frame;
+    encode_notification(frame, method, params);
+    if (on_io_thread()) {
+        send_frame(frame, context);
+        return;
+    }
+    std::optional<RequestId> related;
+    if (context.related_request) related = *context.related_request;
+    asio::post(transport_->executor(), [self = shared_from_this(), frame = std::move(frame), related] {
+        SendContext ctx;
+        if (related) ctx.related_request = &*related;
+        self->send_frame(frame, ctx);
+    });
+}
+
+bool Connection::cancel_inbound(const RequestId& id, const std::string& reason) {
+    auto it = inbound_.find(id);
+    if (it == inbound_.end()) return false;
+    it->second.cancel(reason);
+    return true;
+}
+
+void Connection::extend_deadline(const RequestId& id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    auto& call = *it->second;
+    if (call.timeout.count() <= 0 || call.state != PendingCall::State::waiting) return;
+    call.state = PendingCall::State::deadline_moved;
+    call.timer.expires_after(call.timeout);  // cancels the current wait; the loop waits again
+}
+
+void Connection::close() {
+    if (closed_) return;
+    close_requested_ = true;
+    if (drain_timer_) drain_timer_->cancel();
+    transport_->close();
+}
+
+}  // namespace mcp::jsonrpc

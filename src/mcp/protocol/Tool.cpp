@@ -1,0 +1,78 @@
+#include "mcp/protocol/Tool.hpp"
+
+#include "mcp/jsonrpc/Codec.hpp"
+#include "protocol/JsonFields.hpp"
+
+namespace mcp {
+namespace json = boost::json;
+
+json::object Tool::to_json() const {
+    json::object out{{"name", name}};
+    detail::put(out, "title", title);
+    out["description"] = description;
+    out["inputSchema"] = input_schema;
+    if (output_schema) out["outputSchema"] = *output_schema;
+    detail::put_nonempty(out, "annotations", annotations);
+    detail::put_nonempty(out, "icons", icons);
+    detail::put_nonempty(out, "execution", execution);
+    detail::put_nonempty(out, "_meta", meta);
+    return out;
+}
+
+Tool Tool::from_json(const json::object& in) {
+    Tool tool;
+    tool.name = detail::string_field(in, "name");
+    tool.description = detail::string_field(in, "description");
+    tool.input_schema = detail::object_field(in, "inputSchema");
+    if (auto* v = in.if_contains("outputSchema"); v && v->is_object()) tool.output_schema = v->get_object();
+    tool.title = detail::optional_string(in, "title");
+    tool.annotations = detail::object_field(in, "annotations");
+    tool.icons = detail::array_field(in, "icons");
+    tool.execution = detail::object_field(in, "execution");
+    tool.meta = detail::object_field(in, "_meta");
+    return tool;
+}
+
+CallToolResult CallToolResult::text(std::string_view text) {
+    CallToolResult result;
+    result.content.push_back(Content::text(text));
+    return result;
+}
+
+CallToolResult CallToolResult::error(std::string_view message) {
+    CallToolResult result = text(message);
+    result.is_error = true;
+    return result;
+}
+
+CallToolResult CallToolResult::structured(json::value structured) {
+    CallToolResult result;
+    std::string text;
+    jsonrpc::append_json(text, structured);
+    result.content.push_back(Content::text(text));
+    result.structured_content = std::move(structured);
+    return result;
+}
+
+json::object CallToolResult::to_json() const {
+    json::array blocks;
+    blocks.reserve(content.size());
+    for (const auto& block : content) blocks.push_back(block.json);
+    json::object out{{"content", std::move(blocks)}};
+    if (structured_content) out["structuredContent"] = *structured_content;
+    if (is_error) out["isError"] = true;
+    detail::put_nonempty(out, "_meta", meta);
+    return out;
+}
+
+CallToolResult CallToolResult::from_json(const json::object& in) {
+    CallToolResult result;
+    for (const auto& block : detail::array_field(in, "content"))
+        if (block.is_object()) result.content.push_back(Content{block.get_object()});
+    if (auto* v = in.if_contains("structuredContent")) result.structured_content = *v;
+    if (auto* v = in.if_contains("isError"); v && v->is_bool()) result.is_error = v->get_bool();
+    result.meta = detail::object_field(in, "_meta");
+    return result;
+}
+
+}  // namespace mcp

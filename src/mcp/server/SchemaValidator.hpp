@@ -1,0 +1,26 @@
+#pragma once
+// JSON Schema validation of tool arguments and structured output (valijson, draft 7 semantics;
+// 2020-12 keywords it does not know are ignored, so such schemas still validate what they can).
+
+#include <boost/json/value.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mcp::detail {
+
+class SchemaValidator {
+public:
+    /// Throws std::invalid_argument when the schema cannot be compiled.
+    explicit SchemaValidator(const boost::json::object& schema);
+    ~SchemaValidator();
+    /// Returns nothing when `instance` is valid, else a message naming the offending field.
+    std::optional<std::string> validate(const boost::json::value& instance) const;
+
+private:
+    struct Compiled;
+    std::unique_ptr<Compiled> compiled_;
+};
+
+}  // namespace mcp::detail

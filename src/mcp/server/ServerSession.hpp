@@ -1,0 +1,97 @@
+#pragma once
+// One client connection to a Server. It owns the lifecycle (initialize for the 2025 era,
+// per-request _meta for 2026-07-28), answers each request under the right era's rules, and
+// carries the per-connection state: negotiated version, client capabilities, log level,
+// resource subscriptions and subscriptions/listen streams.
+
+#include "mcp/jsonrpc/Connection.hpp"
+#include "server/ServerState.hpp"
+
+#include <set>
+
+namespace mcp::detail {
+
+/// What one request is served under: the connection's negotiated state (2025) or the request's
+/// own _meta (2026-07-28).
+struct PeerView {
+    std::string version;
+    bool stateless = false;
+    boost::json::object client_capabilities;
+    Implementation client_info;
+    std::optional<LoggingLevel> log_level;
+    bool log_everything = false;
+};
+
+/// An open subscriptions/listen stream.
+struct ListenSubscription {
+    jsonrpc::RequestId id;
+    CancellationToken cancellation;  ///< once cancelled, nothing more may be sent for it
+    bool tools_list_changed = false;
+    bool prompts_list_changed = false;
+    bool resources_list_changed = false;
+    std::set<std::string> resource_uris;
+};
+
+class ServerSession : public jsonrpc::Dispatcher, public std::enable_shared_from_this<ServerSession> {
+public:
+    explicit ServerSession(std::shared_ptr<ServerState> state) : state_(std::move(state)) {}
+
+    void attach(const std::shared_ptr<jsonrpc::Connection>& connection) { connection_ = connection; }
+    boost::asio::awaitable<jsonrpc::Reply> handle_request(jsonrpc::InboundRequest& request) override;
+    void handle_notification(jsonrpc::Notification& notification) override;
+
+    // Change notifications from the server.
+    void list_changed(ListKind kind);
+    void resource_updated(std::string_view uri);
+
+    // For RequestContext.
+    void send_notification(std::string_view method, const boost::json::value& params,
+                           const jsonrpc::RequestId* related) const;
+    boost::asio::awaitable<jsonrpc::Response> call_client(std::string_view method, boost::json::object params,
+                                                          const jsonrpc::RequestId& related,
+                                                          const CancellationToken& cancellation) const;
+    const ServerState& state() const { return *state_; }
+
+private:
+    boost::asio::awaitable<jsonrpc::Reply> handle_stateless(jsonrpc::InboundRequest& request,
+                                                            const boost::json::object& meta);
+    boost::asio::awaitable<jsonrpc::Reply> handle_stateful(jsonrpc::InboundRequest& request);
+    jsonrpc::Reply initialize(const jsonrpc::InboundRequest& request);
+    boost::json::object discover_result() const;
+
+    /// The MCP methods both eras share. Throws mcp::Error for protocol errors.
+    boost::asio::awaitable<boost::json::object> dispatch(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> listen(jsonrpc::InboundRequest& request, const PeerView& peer);
+
+    // Features (ServerFeatures.cpp).
+    boost::json::object list_tools(const boost::json::object& params) const;
+    boost::json::object list_resources(const boost::json::object& params) const;
+    boost::json::object list_templates(const boost::json::object& params) const;
+    boost::json::object list_prompts(const boost::json::object& params) const;
+    boost::asio::awaitable<boost::json::object> call_tool(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> read_resource(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> get_prompt(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> complete(jsonrpc::InboundRequest& request, const PeerView& peer);
+
+    /// Runs a handler; in the 2025 era, answers its input requests by asking the client and runs
+    /// it again. Returns the final result, or the input request for a 2026 client.
+    template <class Result, class Context, class Prepare>
+    boost::asio::awaitable<boost::json::object> run_handler(const Handler<Result, Context>& handler,
+                                                            jsonrpc::InboundRequest& request, const PeerView& peer,
+                                                            Prepare prepare);
+    boost::asio::awaitable<boost::json::object> fulfil_input_requests(const boost::json::object& input_requests,
+                                                                      const jsonrpc::InboundRequest& request,
+                                                                      const PeerView& peer);
+    void fill_context(RequestContext& context, const PeerView& peer, const boost::json::object& params) const;
+
+    std::shared_ptr<ServerState> state_;
+    std::weak_ptr<jsonrpc::Connection> connection_;
+    // 2025-era connection state.
+    bool initialized_ = false;
+    PeerView negotiated_;
+    std::set<std::string> subscribed_uris_;
+    // 2026-07-28 listen streams on this connection.
+    std::vector<std::shared_ptr<ListenSubscription>> listeners_;
+};
+
+}  // namespace mcp::detail

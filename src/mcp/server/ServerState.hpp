@@ -1,0 +1,101 @@
+#pragma once
+// What a Server shares with all its sessions: identity, options, the feature registries, and the
+// list of live sessions that change notifications go to.
+
+#include "mcp/server/Server.hpp"
+#include "server/SchemaValidator.hpp"
+#include "server/UriTemplate.hpp"
+
+#include <boost/asio/thread_pool.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mcp::detail {
+
+/// Named entries kept in registration order, so lists are deterministic (2026 requires it for tools).
+template <class Entry>
+class Registry {
+public:
+    bool add(const std::string& name, Entry entry) {
+        if (!entries_.emplace(name, std::move(entry)).second) return false;
+        order_.push_back(name);
+        return true;
+    }
+    bool remove(std::string_view name) {
+        auto it = entries_.find(std::string(name));
+        if (it == entries_.end()) return false;
+        entries_.erase(it);
+        std::erase(order_, std::string(name));
+        return true;
+    }
+    const Entry* find(std::string_view name) const {
+        auto it = entries_.find(std::string(name));
+        return it == entries_.end() ? nullptr : &it->second;
+    }
+    const std::vector<std::string>& order() const { return order_; }
+    std::size_t size() const { return order_.size(); }
+
+private:
+    std::unordered_map<std::string, Entry> entries_;
+    std::vector<std::string> order_;
+};
+
+struct ToolEntry {
+    Tool tool;
+    boost::json::object listed;  ///< the tools/list form, built once
+    Handler<CallToolResult, ToolCall> handler;
+    std::shared_ptr<SchemaValidator> input_validator;
+    std::shared_ptr<SchemaValidator> output_validator;
+};
+
+struct ResourceEntry {
+    Resource resource;
+    boost::json::object listed;
+    Handler<ReadResourceResult, ResourceRead> handler;
+};
+
+struct TemplateEntry {
+    ResourceTemplate resource_template;
+    boost::json::object listed;
+    UriTemplate matcher;
+    Handler<ReadResourceResult, ResourceRead> handler;
+};
+
+struct PromptEntry {
+    Prompt prompt;
+    boost::json::object listed;
+    Handler<GetPromptResult, PromptGet> handler;
+};
+
+enum class ListKind { tools, resources, prompts };
+
+struct ServerState {
+    ServerState(Implementation info_, ServerOptions options_)
+        : info(std::move(info_)), options(std::move(options_)) {}
+
+    Implementation info;
+    boost::json::object info_json;
+    ServerOptions options;
+    Registry<ToolEntry> tools;
+    Registry<ResourceEntry> resources;
+    Registry<TemplateEntry> templates;
+    Registry<PromptEntry> prompts;
+    std::map<std::pair<std::string, std::string>, Handler<Completion, CompletionRequest>> completions;
+    std::vector<std::weak_ptr<ServerSession>> sessions;
+    std::once_flag pool_created;
+    std::unique_ptr<boost::asio::thread_pool> pool;
+
+    /// The capabilities object for initialize and server/discover, from what is registered.
+    boost::json::object capabilities() const;
+    void broadcast_list_changed(ListKind kind);
+    void broadcast_resource_updated(std::string_view uri);
+    void log(std::string_view message) const {
+        if (options.log) options.log(message);
+    }
+};
+
+}  // namespace mcp::detail
