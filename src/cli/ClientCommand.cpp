@@ -48,7 +48,9 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
     };
     if (verb == "tools") {
         need(0, "tools -- COMMAND ARGS...");
-        print(json::object{{"tools", to_array(co_await client.list_tools())}});
+        // (Values are awaited before any braced list: g++ 12 miscompiles co_await inside one.)
+        json::array tools = to_array(co_await client.list_tools());
+        print(json::object{{"tools", std::move(tools)}});
     } else if (verb == "call") {
         if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client call NAME [JSON] -- COMMAND ARGS...");
         json::object tool_arguments = args.size() == 2 ? parse_object_argument(args[1], "the tool arguments") : json::object();
@@ -57,14 +59,17 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
         if (result.is_error) throw mcp::Error(0, "the tool reported an error (isError: true)");
     } else if (verb == "resources") {
         need(0, "resources -- COMMAND ARGS...");
-        print(json::object{{"resources", to_array(co_await client.list_resources())},
-                           {"resourceTemplates", to_array(co_await client.list_resource_templates())}});
+        json::array resources = to_array(co_await client.list_resources());
+        json::array templates = to_array(co_await client.list_resource_templates());
+        print(json::object{{"resources", std::move(resources)}, {"resourceTemplates", std::move(templates)}});
     } else if (verb == "read") {
         need(1, "read URI -- COMMAND ARGS...");
-        print(json::object{{"contents", to_array(co_await client.read_resource(args[0]))}});
+        json::array contents = to_array(co_await client.read_resource(args[0]));
+        print(json::object{{"contents", std::move(contents)}});
     } else if (verb == "prompts") {
         need(0, "prompts -- COMMAND ARGS...");
-        print(json::object{{"prompts", to_array(co_await client.list_prompts())}});
+        json::array prompts = to_array(co_await client.list_prompts());
+        print(json::object{{"prompts", std::move(prompts)}});
     } else if (verb == "prompt") {
         if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client prompt NAME [JSON] -- COMMAND ARGS...");
         json::object prompt_arguments = args.size() == 2 ? parse_object_argument(args[1], "the prompt arguments") : json::object();

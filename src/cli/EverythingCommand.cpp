@@ -5,6 +5,8 @@
 
 #include <mcp/server/Server.hpp>
 
+#include <cstdio>
+
 namespace mcpkit::cli {
 
 void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
@@ -15,7 +17,10 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
 
 int run_everything(const EverythingArguments& arguments) {
     boost::asio::io_context io(1);
-    mcp::Server server(everything::server_info(), everything::server_options());
+    mcp::ServerOptions options = everything::server_options();
+    // stdout carries only protocol; what the server has to say goes to stderr.
+    options.log = [](std::string_view message) { std::fprintf(stderr, "mcpkit everything: %.*s\n", static_cast<int>(message.size()), message.data()); };
+    mcp::Server server(everything::server_info(), std::move(options));
     everything::register_fixture(server, io.get_executor());
     return mcp::serve_stdio(server, io, arguments.max_message_size);
 }

@@ -51,6 +51,9 @@ public:
     virtual boost::asio::awaitable<Reply> handle_request(InboundRequest& request) = 0;
     /// Handles one notification. Must not block.
     virtual void handle_notification(Notification& notification) = 0;
+    /// The peer's input has ended. Requests that only end when the peer says so (MCP's
+    /// subscriptions/listen) should be cancelled now; the others may still finish.
+    virtual void input_ended() {}
 };
 
 struct ConnectionOptions {

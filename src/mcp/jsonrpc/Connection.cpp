@@ -68,6 +68,7 @@ asio::awaitable<void> Connection::run() {
     }
     pending_.clear();
     // The peer's requests in flight may still finish and be answered, for a while.
+    if (dispatcher_) dispatcher_->input_ended();
     if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_) {
         drain_timer_ = std::make_unique<asio::steady_timer>(transport_->executor(), options_.drain_timeout);
         co_await drain_timer_->async_wait(asio::as_tuple(asio::use_awaitable));

@@ -37,8 +37,13 @@ bool RequestContext::stateless() const { return versions::is_stateless(protocol_
 
 void RequestContext::progress(double progress, std::optional<double> total, std::optional<std::string> message) const {
     if (progress_token_.is_null() || cancelled()) return;
-    json::object params{{"progressToken", progress_token_}, {"progress", progress}};
-    if (total) params["total"] = *total;
+    // Whole numbers go out as integers: Boost.JSON would write 100.0 as 1E2.
+    auto number = [](double value) -> json::value {
+        if (value == static_cast<double>(static_cast<std::int64_t>(value))) return static_cast<std::int64_t>(value);
+        return value;
+    };
+    json::object params{{"progressToken", progress_token_}, {"progress", number(progress)}};
+    if (total) params["total"] = number(*total);
     if (message) params["message"] = *message;
     session_->send_notification(notifications::progress, params, &id_);
 }

@@ -334,6 +334,13 @@ void ServerSession::handle_notification(jsonrpc::Notification& notification) {
     }
 }
 
+void ServerSession::input_ended() {
+    // A listen stream lasts until the client cancels it; a client that has gone cannot.
+    auto connection = connection_.lock();
+    if (!connection) return;
+    for (const auto& listener : std::vector(listeners_)) connection->cancel_inbound(listener->id, "input ended");
+}
+
 void ServerSession::send_notification(std::string_view method, const json::value& params,
                                       const jsonrpc::RequestId* related) const {
     if (auto connection = connection_.lock()) connection->notify(method, params, SendContext{related});

@@ -39,6 +39,7 @@ public:
     void attach(const std::shared_ptr<jsonrpc::Connection>& connection) { connection_ = connection; }
     boost::asio::awaitable<jsonrpc::Reply> handle_request(jsonrpc::InboundRequest& request) override;
     void handle_notification(jsonrpc::Notification& notification) override;
+    void input_ended() override;
 
     // Change notifications from the server.
     void list_changed(ListKind kind);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything mcpkit needs to build, test and benchmark on Debian 12, and nothing twice:
+# each step checks first, so a second run takes a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(
+  g++ cmake ninja-build ccache pkg-config git
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
+  libvalijson-dev libcli11-dev libfmt-dev libssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
+  nodejs npm
+)
+
+missing=()
+for package in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing Debian packages: ${missing[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# JavaScript peers (official SDKs, reference servers, Node 22 for the conformance suite).
+interop=tests/interop
+if [ ! -d "$interop/node_modules/@modelcontextprotocol/sdk" ] || [ "$interop/package.json" -nt "$interop/node_modules/.package-lock.json" ]; then
+  echo "bootstrap: installing npm packages in $interop" >&2
+  (cd "$interop" && npm install --no-audit --no-fund --loglevel=error)
+fi

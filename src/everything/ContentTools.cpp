@@ -1,0 +1,162 @@
+// Tools that answer on their own: every content type, tool errors, logging, progress, echo and
+// the JSON Schema 2020-12 tool. None needs anything from the client, so they serve both eras alike.
+
+#include "everything/FixtureParts.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace mcpkit::everything {
+namespace asio = boost::asio;
+namespace json = boost::json;
+using mcp::CallToolResult;
+using mcp::Content;
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// SEP-1613 / SEP-2106: clients must receive this schema verbatim ($schema, $defs with $anchor,
+// $ref, composition and conditionals, additionalProperties), so it is kept as text, not rebuilt.
+constexpr std::string_view json_schema_2020_12_text = R"json({
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "$defs": {
+    "address": {
+      "$anchor": "addressDef",
+      "type": "object",
+      "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+    }
+  },
+  "properties": {
+    "name": {"type": "string"},
+    "address": {"$ref": "#/$defs/address"},
+    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+    "phone": {"type": "string"},
+    "email": {"type": "string"}
+  },
+  "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+  "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+  "then": {"required": ["phone"]},
+  "else": {"required": ["email"]},
+  "additionalProperties": false
+})json";
+
+mcp::Tool tool(std::string name, std::string description, json::object input_schema = no_arguments()) {
+    return mcp::Tool{
+        .name = std::move(name), .description = std::move(description), .input_schema = std::move(input_schema)};
+}
+
+asio::awaitable<void> sleep_for(std::chrono::milliseconds duration) {
+    asio::steady_timer timer(co_await asio::this_coro::executor, duration);
+    co_await timer.async_wait(asio::use_awaitable);
+}
+
+/// The request's progress token as JavaScript's String() would print it; "0" without one.
+std::string progress_token_text(const mcp::ToolCall& call) {
+    if (auto* meta = call.params().if_contains("_meta"); meta && meta->is_object())
+        if (auto* token = meta->get_object().if_contains("progressToken")) {
+            if (token->is_string()) return std::string(token->get_string());
+            if (token->is_number()) return json_text(*token);
+        }
+    return "0";
+}
+
+CallToolResult multiple_content_types() {
+    CallToolResult result;
+    result.content.push_back(Content::text("Multiple content types test:"));
+    result.content.push_back(Content::image(test_image_base64, "image/png"));
+    result.content.push_back(
+        Content::resource_text("test://mixed-content-resource", "application/json", R"({"test":"data","value":123})"));
+    return result;
+}
+
+asio::awaitable<CallToolResult> tool_with_logging(mcp::ToolCall& call) {
+    // The ~50 ms gaps are the point: clients must take several notifications during one call.
+    call.log(mcp::LoggingLevel::info, "Tool execution started");
+    co_await sleep_for(50ms);
+    call.log(mcp::LoggingLevel::info, "Tool processing data");
+    co_await sleep_for(50ms);
+    call.log(mcp::LoggingLevel::info, "Tool execution completed");
+    co_return CallToolResult::text("Tool with logging executed successfully");
+}
+
+asio::awaitable<CallToolResult> tool_with_progress(mcp::ToolCall& call) {
+    constexpr double total = 100;
+    for (int step : {0, 50, 100}) {
+        if (step > 0) co_await sleep_for(50ms);
+        call.progress(step, total, "Completed step " + std::to_string(step) + " of 100");
+    }
+    co_return CallToolResult::text(progress_token_text(call));
+}
+
+asio::awaitable<CallToolResult> reconnection(mcp::ToolCall&) {
+    // The fixture closes the request's SSE stream here so the client must resume with
+    // Last-Event-ID; that belongs to the HTTP transport, which keeps the result for the client.
+    co_await sleep_for(100ms);
+    co_return CallToolResult::text(
+        "Reconnection test completed successfully. If you received this, the client properly reconnected after "
+        "stream closure.");
+}
+
+CallToolResult streaming_elicitation(mcp::ToolCall& call) {
+    // The check reads this call's stream: only notifications may precede the result, never a
+    // request to the client. Progress goes out only when the client asked for it.
+    call.progress(50, 100);
+    return CallToolResult::text("Streaming complete");
+}
+
+}  // namespace
+
+void register_content_tools(mcp::Server& server) {
+    server.add_tool(tool("test_simple_text", "Tests simple text content response"),
+                    [](mcp::ToolCall&) { return CallToolResult::text("This is a simple text response for testing."); });
+    server.add_tool(tool("test_image_content", "Tests image content response"), [](mcp::ToolCall&) {
+        return CallToolResult{.content = {Content::image(test_image_base64, "image/png")}};
+    });
+    server.add_tool(tool("test_audio_content", "Tests audio content response"), [](mcp::ToolCall&) {
+        return CallToolResult{.content = {Content::audio(test_audio_base64, "audio/wav")}};
+    });
+    server.add_tool(tool("test_embedded_resource", "Tests embedded resource content response"), [](mcp::ToolCall&) {
+        return CallToolResult{.content = {Content::resource_text("test://embedded-resource", "text/plain",
+                                                                 "This is an embedded resource content.")}};
+    });
+    server.add_tool(
+        tool("test_multiple_content_types", "Tests response with multiple content types (text, image, resource)"),
+        [](mcp::ToolCall&) { return multiple_content_types(); });
+    server.add_tool(tool("test_tool_with_logging", "Tests tool that emits log messages during execution"),
+                    tool_with_logging);
+    server.add_tool(tool("test_tool_with_progress", "Tests tool that reports progress notifications"),
+                    tool_with_progress);
+    server.add_tool(tool("test_error_handling", "Tests error response handling"), [](mcp::ToolCall&) -> CallToolResult {
+        // Any exception but mcp::Error becomes an isError result carrying its message.
+        throw std::runtime_error("This tool intentionally returns an error for testing");
+    });
+    server.add_tool(tool("test_reconnection",
+                         "Tests SSE stream disconnection and client reconnection (SEP-1699). Server will close the "
+                         "stream mid-call and send the result after client reconnects."),
+                    reconnection);
+    server.add_tool(
+        tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+             json::parse(json_schema_2020_12_text).as_object()),
+        [](mcp::ToolCall& call) {
+            return CallToolResult::text("JSON Schema 2020-12 tool called with: " + json_text(call.arguments));
+        });
+    server.add_tool(tool("test_streaming_elicitation", "Diagnostic tool validating response progress streams"),
+                    streaming_elicitation);
+    server.add_tool(tool("test_logging_tool", "Diagnostic logging validator tool"), [](mcp::ToolCall& call) {
+        // A 2026 request without a logLevel gets no log at all; the context enforces that.
+        call.log(mcp::LoggingLevel::info, "Diagnostic trace logging activated");
+        return CallToolResult::text("Logging evaluated");
+    });
+    server.add_tool(tool("echo", "Echoes the given text back as text content",
+                         mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})),
+                    [](mcp::ToolCall& call) { return CallToolResult::text(call.arguments.at("text").as_string()); });
+}
+
+}  // namespace mcpkit::everything
