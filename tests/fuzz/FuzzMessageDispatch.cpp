@@ -18,8 +18,9 @@ namespace {
 namespace json = boost::json;
 
 mcp::Server& fixture() {
-    static mcp::Server server = [] {
-        mcp::Server s(mcp::Implementation{"fuzz", "1.0"}, mcp::ServerOptions{.page_size = 1});
+    static mcp::Server& server = *[] {
+        auto* owned = new mcp::Server(mcp::Implementation{"fuzz", "1.0"}, mcp::ServerOptions{.page_size = 1});
+        mcp::Server& s = *owned;
         s.add_tool(mcp::Tool{.name = "echo",
                              .description = "echo",
                              .input_schema = mcp::schema_object({{"text", {{"type", "string"}, {"maxLength", 64}}}}, {"text"})},
@@ -41,7 +42,7 @@ mcp::Server& fixture() {
         s.add_completion("ref/prompt", "p", [](mcp::CompletionRequest& request) {
             return mcp::Completion{{request.value}, 1, false};
         });
-        return s;
+        return owned;  // lives for the whole fuzzing process
     }();
     return server;
 }
@@ -59,9 +60,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (newline == std::string_view::npos) break;
         input.remove_prefix(newline + 1);
     }
-    // Let the server work through the frames, then end the connection and drain.
-    io.run_for(std::chrono::milliseconds(50));
+    // End the input: the server must work through every frame, finish and return by itself.
+    // Anything left waiting forever is a hang, which libFuzzer's -timeout reports.
     client_side->close();
-    io.run_for(std::chrono::milliseconds(50));
+    io.run();
     return 0;
 }

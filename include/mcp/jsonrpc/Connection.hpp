@@ -85,6 +85,7 @@ struct CallOptions {
 
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
+    /// `dispatcher` is held weakly: its owner keeps it alive for as long as calls should be served.
     Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
                ConnectionOptions options = {});
     ~Connection();
@@ -133,7 +134,9 @@ private:
     bool on_io_thread() const { return std::this_thread::get_id() == io_thread_; }
 
     std::shared_ptr<Transport> transport_;
-    std::shared_ptr<Dispatcher> dispatcher_;
+    /// Weak: the owner of the session (a Server's serve(), a Client) keeps it alive, and the
+    /// session holds this connection, so a strong pointer here would be a cycle.
+    std::weak_ptr<Dispatcher> dispatcher_;
     ConnectionOptions options_;
     Decoder decoder_;
     std::string scratch_;  ///< reused buffer for encoding on the I/O thread

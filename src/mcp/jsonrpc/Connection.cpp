@@ -36,7 +36,7 @@ struct Connection::Batch {
 Connection::Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
                        ConnectionOptions options)
     : transport_(std::move(transport)),
-      dispatcher_(std::move(dispatcher)),
+      dispatcher_(dispatcher),
       options_(std::move(options)),
       io_thread_(std::this_thread::get_id()) {}
 
@@ -68,7 +68,7 @@ asio::awaitable<void> Connection::run() {
     }
     pending_.clear();
     // The peer's requests in flight may still finish and be answered, for a while.
-    if (dispatcher_) dispatcher_->input_ended();
+    if (auto dispatcher = dispatcher_.lock()) dispatcher->input_ended();
     if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_) {
         drain_timer_ = std::make_unique<asio::steady_timer>(transport_->executor(), options_.drain_timeout);
         co_await drain_timer_->async_wait(asio::as_tuple(asio::use_awaitable));
@@ -78,7 +78,6 @@ asio::awaitable<void> Connection::run() {
     auto inbound = std::move(inbound_);
     inbound_.clear();
     for (auto& [id, source] : inbound) source.cancel("connection closed");
-    dispatcher_.reset();  // breaks the session <-> connection cycle; running requests hold their own
 }
 
 void Connection::handle_frame(std::string_view frame) {
@@ -119,7 +118,7 @@ void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& b
     if (auto* request = std::get_if<Request>(&message)) {
         start_request(std::move(*request), batch);
     } else if (auto* notification = std::get_if<Notification>(&message)) {
-        if (dispatcher_) dispatcher_->handle_notification(*notification);
+        if (auto dispatcher = dispatcher_.lock()) dispatcher->handle_notification(*notification);
     } else {
         complete(std::move(std::get<Response>(message)));
     }
@@ -140,12 +139,23 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
         if (options_.on_protocol_error) options_.on_protocol_error(error);
         return;
     }
-    if (!dispatcher_) return;
+    auto dispatcher = dispatcher_.lock();
+    if (!dispatcher) {
+        // Nobody serves this connection any more; the peer still deserves an answer.
+        ErrorObject error{error_code::internal_error, "The endpoint is shutting down; the request was not run", nullptr};
+        if (batch) {
+            ++batch->outstanding;
+            deliver_reply(request.id, Reply{nullptr, error}, batch.get());
+        } else {
+            send_error(request.id, error);
+        }
+        return;
+    }
     auto [entry, inserted] = inbound_.try_emplace(request.id);
     InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params),
                            entry->second.token()};
     if (batch) ++batch->outstanding;
-    asio::co_spawn(transport_->executor(), serve(std::move(inbound), batch, dispatcher_), asio::detached);
+    asio::co_spawn(transport_->executor(), serve(std::move(inbound), batch, std::move(dispatcher)), asio::detached);
 }
 
 asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<Batch> batch,

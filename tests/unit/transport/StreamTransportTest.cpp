@@ -125,7 +125,8 @@ TEST(StreamTransport, ServerAnswersRequestsWrittenJustBeforeEndOfInput) {
     asio::io_context io;
     Pipes pipes;
     auto transport = std::make_shared<StreamTransport>(io.get_executor(), pipes.to_transport[0], pipes.from_transport[1]);
-    auto connection = std::make_shared<jsonrpc::Connection>(transport, std::make_shared<Slow>());
+    auto dispatcher = std::make_shared<Slow>();
+    auto connection = std::make_shared<jsonrpc::Connection>(transport, dispatcher);
     run(io, [&]() -> asio::awaitable<void> {
         pipes.write(R"({"jsonrpc":"2.0","id":1,"method":"a"})" "\n" R"({"jsonrpc":"2.0","id":2,"method":"b"})" "\n");
         pipes.close_input();
