@@ -35,12 +35,12 @@ done
 
 # Idle resident memory of mcpkit everything after initialize.
 coproc SERVER { exec $build/mcpkit everything 2>/dev/null; }
+server_pid=$SERVER_PID
 echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"rss","version":"1"}}}' >&"${SERVER[1]}"
 read -r _ <&"${SERVER[0]}"
 sleep 1
-rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$SERVER_PID/status)
-exec {SERVER[1]}>&-
-wait "$SERVER_PID" || true
+rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$server_pid/status)
+kill "$server_pid" 2>/dev/null || true
 
 printf '\nstdio tools/call echo, %s s per run, %s cores\n\n' "$seconds" "$(nproc)"
 printf '%-10s %10s %10s %10s   %10s %10s %10s\n' server "rps@1" "p50 µs" "p99 µs" "rps@64" "p50 µs" "p99 µs"

@@ -10,8 +10,11 @@ debian_packages=(
   libvalijson-dev libcli11-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  nodejs npm
 )
+# Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
+# fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
+command -v node >/dev/null || debian_packages+=(nodejs)
+command -v npm >/dev/null || debian_packages+=(npm)
 
 missing=()
 for package in "${debian_packages[@]}"; do

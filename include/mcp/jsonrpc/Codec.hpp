@@ -48,10 +48,13 @@ void encode_request(std::string& out, const RequestId& id, std::string_view meth
                     const boost::json::value& params);
 void encode_notification(std::string& out, std::string_view method, const boost::json::value& params);
 void encode_result(std::string& out, const RequestId& id, const boost::json::value& result);
+/// The same with the result already serialized.
+void encode_result_text(std::string& out, const RequestId& id, std::string_view result_json);
 void encode_error(std::string& out, const RequestId& id, const ErrorObject& error);
 void encode(std::string& out, const Message& message);
 
 /// Appends the JSON text of `value`, without an intermediate string.
 void append_json(std::string& out, const boost::json::value& value);
+void append_json(std::string& out, const boost::json::object& object);
 
 }  // namespace mcp::jsonrpc

@@ -27,10 +27,14 @@ namespace mcp::jsonrpc {
 struct Reply {
     boost::json::value result;
     std::optional<ErrorObject> error;
+    /// When set, the result's JSON text, written as is instead of `result` (hot paths build it
+    /// directly and skip the intermediate JSON tree).
+    std::string result_text;
 
-    static Reply success(boost::json::value result) { return Reply{std::move(result), std::nullopt}; }
+    static Reply success(boost::json::value result) { return Reply{std::move(result), std::nullopt, {}}; }
+    static Reply success_text(std::string json_text) { return Reply{nullptr, std::nullopt, std::move(json_text)}; }
     static Reply failure(int code, std::string message, boost::json::value data = nullptr) {
-        return Reply{nullptr, ErrorObject{code, std::move(message), std::move(data)}};
+        return Reply{nullptr, ErrorObject{code, std::move(message), std::move(data)}, {}};
     }
 };
 
@@ -40,6 +44,8 @@ struct InboundRequest {
     std::string method;
     boost::json::value params;
     CancellationToken cancellation;  ///< cancelled when the peer cancels or the connection ends
+    /// For the dispatcher alone: what try_handle_now left for handle_request to carry on with.
+    std::shared_ptr<void> dispatcher_state;
 };
 
 /// The layer above: decides what the peer's calls mean.
@@ -49,6 +55,10 @@ public:
     /// Answers one request. Many may run at once; they complete in any order. An exception
     /// becomes an internal error reply.
     virtual boost::asio::awaitable<Reply> handle_request(InboundRequest& request) = 0;
+    /// Answers a request at once when that needs no waiting, sparing it a coroutine; returns
+    /// nothing to send it on to handle_request (with any dispatcher_state it set). The request
+    /// cannot be cancelled while this runs.
+    virtual std::optional<Reply> try_handle_now(InboundRequest&) { return std::nullopt; }
     /// Handles one notification. Must not block.
     virtual void handle_notification(Notification& notification) = 0;
     /// The peer's input has ended. Requests that only end when the peer says so (MCP's

@@ -40,7 +40,11 @@ struct CallToolResult {
     /// Structured output plus its JSON text as content, as the spec recommends for old clients.
     static CallToolResult structured(boost::json::value structured);
 
-    boost::json::object to_json() const;
+    boost::json::object to_json() const&;
+    /// The same, moving the content instead of copying it.
+    boost::json::object to_json() &&;
+    /// Appends the result's JSON text, as to_json() would serialize it, without building it.
+    void append_json(std::string& out) const;
     static CallToolResult from_json(const boost::json::object& json);
 };
 

@@ -21,6 +21,10 @@ namespace mcp {
 template <class Result, class Context>
 using Handler = std::function<boost::asio::awaitable<Outcome<Result>>(Context&)>;
 
+/// A handler that may run at once on the I/O thread: a plain function that is not blocking.
+template <class Result, class Context>
+using ImmediateHandler = std::function<Outcome<Result>(Context&)>;
+
 namespace detail {
 
 template <class T>
@@ -50,6 +54,18 @@ Handler<Result, Context> adapt_handler(F function, boost::asio::thread_pool* blo
         return [function = std::move(function)](Context& context) -> boost::asio::awaitable<Outcome<Result>> {
             co_return Outcome<Result>(function(context));
         };
+    }
+}
+
+/// The plain-call form of `function` when it may run inline (not a coroutine, not blocking); else empty.
+template <class Result, class Context, class F>
+ImmediateHandler<Result, Context> immediate_handler(const F& function, bool blocking) {
+    using Returned = std::invoke_result_t<const F&, Context&>;
+    if constexpr (is_awaitable<Returned>::value) {
+        return {};
+    } else {
+        if (blocking) return {};
+        return [function](Context& context) { return Outcome<Result>(function(context)); };
     }
 }
 

@@ -37,14 +37,14 @@ public:
     const jsonrpc::RequestId& request_id() const { return id_; }
     const std::string& method() const { return method_; }
     /// The request's params (including _meta), as sent.
-    const boost::json::object& params() const { return params_; }
+    const boost::json::object& params() const { return *params_; }
 
     /// The revision this request is served under ("2025-11-25", "2026-07-28", …).
     const std::string& protocol_version() const { return protocol_version_; }
     bool stateless() const;
-    const boost::json::object& client_capabilities() const { return client_capabilities_; }
-    bool client_supports(std::string_view capability) const { return client_capabilities_.contains(capability); }
-    const Implementation& client_info() const { return client_info_; }
+    const boost::json::object& client_capabilities() const { return *client_capabilities_; }
+    bool client_supports(std::string_view capability) const { return client_capabilities_->contains(capability); }
+    const Implementation& client_info() const { return *client_info_; }
 
     bool cancelled() const { return cancellation_.cancelled(); }
     const CancellationToken& cancellation() const { return cancellation_; }
@@ -74,11 +74,12 @@ private:
     std::shared_ptr<detail::ServerSession> session_;
     jsonrpc::RequestId id_;
     std::string method_;
-    const boost::json::object& params_;
+    const boost::json::object* params_;  ///< re-pointed if the request moves (see ServerSession)
     CancellationToken cancellation_;
     std::string protocol_version_;
-    boost::json::object client_capabilities_;
-    Implementation client_info_;
+    // Owned by the session (2025 era) or by the request's own handling (2026): both outlive this.
+    const boost::json::object* client_capabilities_ = nullptr;
+    const Implementation* client_info_ = nullptr;
     std::optional<LoggingLevel> log_level_;  ///< messages below it are dropped; none = drop all (2026)
     bool log_everything_ = false;            ///< 2025 era before logging/setLevel
     boost::json::value progress_token_;

@@ -80,9 +80,12 @@ public:
 
     template <class F>
     Server& add_tool(Tool tool, F handler, ToolOptions options = {}) {
+        // A plain, non-blocking handler also gets an inline form: most calls then need no coroutine.
+        auto immediate = detail::immediate_handler<CallToolResult, ToolCall>(handler, options.blocking);
         return add_tool_handler(std::move(tool),
                                 detail::adapt_handler<CallToolResult, ToolCall>(
-                                    std::move(handler), options.blocking ? &worker_pool() : nullptr));
+                                    std::move(handler), options.blocking ? &worker_pool() : nullptr),
+                                std::move(immediate));
     }
     template <class F>
     Server& add_resource(Resource resource, F handler) {
@@ -123,7 +126,8 @@ public:
     const ServerOptions& options() const;
     boost::asio::thread_pool& worker_pool();
 
-    Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler);
+    Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
+                             ImmediateHandler<CallToolResult, ToolCall> immediate = {});
     Server& add_resource_handler(Resource resource, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_template_handler(ResourceTemplate resource_template, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_prompt_handler(Prompt prompt, Handler<GetPromptResult, PromptGet> handler);

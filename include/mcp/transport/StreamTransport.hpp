@@ -11,6 +11,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 
 #include <functional>
+#include <memory>
 
 namespace mcp {
 
@@ -19,7 +20,7 @@ struct StreamTransportOptions {
     std::size_t max_message_size = 16u << 20;
 };
 
-class StreamTransport : public Transport {
+class StreamTransport : public Transport, public std::enable_shared_from_this<StreamTransport> {
 public:
     /// Takes ownership of both descriptors (they are closed by close() or the destructor).
     /// Descriptors that cannot be polled (regular files) are used with blocking I/O.
@@ -37,13 +38,14 @@ public:
         on_write_error_ = std::move(callback);
     }
     /// True when nothing queued is waiting to be written.
-    bool idle() const { return !writing_ && outgoing_.empty(); }
+    bool idle() const { return !writing_ && !flush_posted_ && outgoing_.empty(); }
     /// Closes only the writing side (EOF for the peer), keeping the reading side open.
     void close_write();
 
 private:
     boost::asio::awaitable<std::size_t> read_some(char* data, std::size_t size, boost::system::error_code& ec);
     boost::asio::awaitable<void> write_loop();
+    void flush();
     void write_blocking();
 
     boost::asio::any_io_executor executor_;
@@ -61,7 +63,9 @@ private:
     bool read_eof_ = false;
     std::string outgoing_;
     std::string in_flight_;
-    bool writing_ = false;
+    bool writing_ = false;       ///< an asynchronous write is in flight
+    bool flush_posted_ = false;  ///< a flush is queued on the executor
+    bool handing_out_frames_ = false;  ///< read() is returning buffered frames; it flushes before it waits
     bool write_failed_ = false;
     bool closing_ = false;
     bool closed_ = false;

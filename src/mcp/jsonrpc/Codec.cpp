@@ -61,12 +61,9 @@ DecodedItem decode_value(json::value&& value) {
 
     if (const json::value* method = object.if_contains("method")) {
         if (!method->is_string()) return invalid(id, "Invalid request: \"method\" must be a string");
-        json::value params = nullptr;
-        if (json::value* p = object.if_contains("params")) {
-            if (!valid_params(*p))
-                return invalid(id, "Invalid request: \"params\" must be an object or an array");
-            params = std::move(*p);
-        }
+        json::value* p = object.if_contains("params");
+        if (p && !valid_params(*p)) return invalid(id, "Invalid request: \"params\" must be an object or an array");
+        json::value params = p ? json::value(std::move(*p)) : json::value(nullptr);
         if (!id_field) return Message(Notification{std::string(method->get_string()), std::move(params)});
         if (!has_valid_id)
             return invalid(RequestId(), "Invalid request: \"id\" must be a string or an integer (not null)");
@@ -81,11 +78,8 @@ DecodedItem decode_value(json::value&& value) {
     if (!id_field || (!has_valid_id && !id_field->is_null()))
         return invalid(RequestId(), "Invalid response: \"id\" must be a string or an integer");
 
+    if (result) return Message(Response{std::move(id), json::value(std::move(*object.if_contains("result"))), std::nullopt});
     Response response{std::move(id), nullptr, std::nullopt};
-    if (result) {
-        response.result = std::move(*object.if_contains("result"));
-        return Message(std::move(response));
-    }
     if (!error->is_object()) return invalid(response.id, "Invalid response: \"error\" must be an object");
     const auto& error_object = error->get_object();
     const json::value* code = error_object.if_contains("code");
@@ -99,8 +93,17 @@ DecodedItem decode_value(json::value&& value) {
     return Message(std::move(response));
 }
 
-void append_json(std::string& out, const json::value& value) {
-    json::serializer serializer;
+namespace {
+/// One serializer per thread, reset for each value: constructing one costs more than writing a
+/// small message with it.
+json::serializer& thread_serializer() {
+    thread_local json::serializer serializer;
+    return serializer;
+}
+
+template <class Value>
+void append_with_serializer(std::string& out, const Value& value) {
+    json::serializer& serializer = thread_serializer();
     serializer.reset(&value);
     char buffer[2048];
     while (!serializer.done()) {
@@ -108,10 +111,15 @@ void append_json(std::string& out, const json::value& value) {
         out.append(chunk.data(), chunk.size());
     }
 }
+}  // namespace
+
+void append_json(std::string& out, const json::value& value) { append_with_serializer(out, value); }
+
+void append_json(std::string& out, const json::object& object) { append_with_serializer(out, object); }
 
 namespace {
 void append_string(std::string& out, std::string_view text) {
-    json::serializer serializer;
+    json::serializer& serializer = thread_serializer();
     serializer.reset(text);
     char buffer[512];
     while (!serializer.done()) {
@@ -148,6 +156,14 @@ void encode_result(std::string& out, const RequestId& id, const json::value& res
     id.append_json(out);
     out += R"(,"result":)";
     append_json(out, result);
+    out += '}';
+}
+
+void encode_result_text(std::string& out, const RequestId& id, std::string_view result_json) {
+    out += R"({"jsonrpc":"2.0","id":)";
+    id.append_json(out);
+    out += R"(,"result":)";
+    out += result_json;
     out += '}';
 }
 

@@ -33,6 +33,18 @@ struct Connection::Batch {
     bool any = false;
 };
 
+namespace {
+void encode_reply(std::string& out, const RequestId& id, const Reply& reply) {
+    if (reply.error) {
+        encode_error(out, id, *reply.error);
+    } else if (!reply.result_text.empty()) {
+        encode_result_text(out, id, reply.result_text);
+    } else {
+        encode_result(out, id, reply.result);
+    }
+}
+}  // namespace
+
 Connection::Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
                        ConnectionOptions options)
     : transport_(std::move(transport)),
@@ -151,9 +163,20 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
         }
         return;
     }
-    auto [entry, inserted] = inbound_.try_emplace(request.id);
-    InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params),
-                           entry->second.token()};
+    InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params), {}, {}};
+    std::optional<Reply> immediate;
+    try {
+        immediate = dispatcher->try_handle_now(inbound);
+    } catch (const std::exception& e) {
+        immediate = Reply::failure(error_code::internal_error, std::string("Internal error: ") + e.what());
+    }
+    if (immediate) {
+        if (batch) ++batch->outstanding;
+        deliver_reply(inbound.id, *immediate, batch.get());
+        return;
+    }
+    auto [entry, inserted] = inbound_.try_emplace(inbound.id);
+    inbound.cancellation = entry->second.token();
     if (batch) ++batch->outstanding;
     asio::co_spawn(transport_->executor(), serve(std::move(inbound), batch, std::move(dispatcher)), asio::detached);
 }
@@ -182,21 +205,13 @@ asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<
 void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* batch) {
     if (!batch) {
         scratch_.clear();
-        if (reply.error) {
-            encode_error(scratch_, id, *reply.error);
-        } else {
-            encode_result(scratch_, id, reply.result);
-        }
+        encode_reply(scratch_, id, reply);
         send_frame(scratch_, SendContext{&id});
         return;
     }
     if (batch->any) batch->replies += ',';
     batch->any = true;
-    if (reply.error) {
-        encode_error(batch->replies, id, *reply.error);
-    } else {
-        encode_result(batch->replies, id, reply.result);
-    }
+    encode_reply(batch->replies, id, reply);
     finish_batch_member(*batch);
 }
 

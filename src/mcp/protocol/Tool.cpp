@@ -54,15 +54,40 @@ CallToolResult CallToolResult::structured(json::value structured) {
     return result;
 }
 
-json::object CallToolResult::to_json() const {
+json::object CallToolResult::to_json() const& { return CallToolResult(*this).to_json(); }
+
+json::object CallToolResult::to_json() && {
     json::array blocks;
     blocks.reserve(content.size());
-    for (const auto& block : content) blocks.push_back(block.json);
-    json::object out{{"content", std::move(blocks)}};
-    if (structured_content) out["structuredContent"] = *structured_content;
+    for (auto& block : content) blocks.emplace_back(std::move(block.json));
+    json::object out;
+    out.reserve(4);
+    out.emplace("content", std::move(blocks));
+    if (structured_content) out["structuredContent"] = std::move(*structured_content);
     if (is_error) out["isError"] = true;
-    detail::put_nonempty(out, "_meta", meta);
+    if (!meta.empty()) out["_meta"] = std::move(meta);
     return out;
+}
+
+void CallToolResult::append_json(std::string& out) const {
+    out += R"({"content":[)";
+    bool first = true;
+    for (const auto& block : content) {
+        if (!first) out += ',';
+        first = false;
+        jsonrpc::append_json(out, block.json);
+    }
+    out += ']';
+    if (structured_content) {
+        out += R"(,"structuredContent":)";
+        jsonrpc::append_json(out, *structured_content);
+    }
+    if (is_error) out += R"(,"isError":true)";
+    if (!meta.empty()) {
+        out += R"(,"_meta":)";
+        jsonrpc::append_json(out, meta);
+    }
+    out += '}';
 }
 
 CallToolResult CallToolResult::from_json(const json::object& in) {

@@ -28,7 +28,7 @@ RequestContext::RequestContext(std::shared_ptr<detail::ServerSession> session, j
     : session_(std::move(session)),
       id_(std::move(id)),
       method_(std::move(method)),
-      params_(params),
+      params_(&params),
       cancellation_(std::move(cancellation)) {}
 
 RequestContext::~RequestContext() = default;

@@ -1,5 +1,7 @@
 #include "server/SchemaValidator.hpp"
 
+#include "server/SimpleSchema.hpp"
+
 #include <valijson/adapters/boost_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -13,10 +15,13 @@ namespace mcp::detail {
 struct SchemaValidator::Compiled {
     boost::json::value document;  // valijson keeps references into the parsed document
     valijson::Schema schema;
+    std::optional<SimpleSchema> fast;
 };
 
-SchemaValidator::SchemaValidator(const boost::json::object& schema) : compiled_(std::make_unique<Compiled>()) {
+SchemaValidator::SchemaValidator(const boost::json::object& schema, bool allow_fast_path)
+    : compiled_(std::make_unique<Compiled>()) {
     compiled_->document = schema;
+    if (allow_fast_path) compiled_->fast = SimpleSchema::compile(schema);
     try {
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
         valijson::adapters::BoostJsonAdapter adapter(compiled_->document);
@@ -28,7 +33,13 @@ SchemaValidator::SchemaValidator(const boost::json::object& schema) : compiled_(
 
 SchemaValidator::~SchemaValidator() = default;
 
+std::optional<std::string> SchemaValidator::validate(const boost::json::object& instance) const {
+    if (compiled_->fast) return compiled_->fast->validate_object(instance);
+    return validate(boost::json::value(instance));
+}
+
 std::optional<std::string> SchemaValidator::validate(const boost::json::value& instance) const {
+    if (compiled_->fast) return compiled_->fast->validate(instance);
     valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::ValidationResults results;
     valijson::adapters::BoostJsonAdapter adapter(instance);

@@ -13,10 +13,13 @@ namespace mcp::detail {
 class SchemaValidator {
 public:
     /// Throws std::invalid_argument when the schema cannot be compiled.
-    explicit SchemaValidator(const boost::json::object& schema);
+    /// `allow_fast_path`: use SimpleSchema when the schema fits it (tests turn it off to compare).
+    explicit SchemaValidator(const boost::json::object& schema, bool allow_fast_path = true);
     ~SchemaValidator();
     /// Returns nothing when `instance` is valid, else a message naming the offending field.
     std::optional<std::string> validate(const boost::json::value& instance) const;
+    /// The same for an object (tool arguments), without wrapping it in a value on the fast path.
+    std::optional<std::string> validate(const boost::json::object& instance) const;
 
 private:
     struct Compiled;

@@ -81,7 +81,8 @@ asio::thread_pool& Server::worker_pool() {
     return *state_->pool;
 }
 
-Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler) {
+Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
+                                 ImmediateHandler<CallToolResult, ToolCall> immediate) {
     check_tool_name(tool.name);
     if (state_->tools.find(tool.name)) throw std::invalid_argument("tool \"" + tool.name + "\" is already registered");
     auto* type = tool.input_schema.if_contains("type");
@@ -96,6 +97,7 @@ Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> ha
     }
     entry.listed = tool.to_json();
     entry.handler = std::move(handler);
+    entry.immediate = std::move(immediate);
     std::string name = tool.name;
     entry.tool = std::move(tool);
     state_->tools.add(name, std::move(entry));

@@ -4,7 +4,7 @@
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "mcp/Error.hpp"
-#include "server/ServerSession.hpp"
+#include "server/HandlerRunner.hpp"
 
 #include <charconv>
 
@@ -14,19 +14,6 @@ namespace json = boost::json;
 namespace error_code = jsonrpc::error_code;
 
 namespace {
-
-const json::object empty_object;
-
-const json::object& params_object(const json::value& params) {
-    return params.is_object() ? params.get_object() : empty_object;
-}
-
-std::string required_string(const json::object& params, std::string_view field) {
-    auto* value = params.if_contains(field);
-    if (!value || !value->is_string())
-        throw Error::invalid_params("Invalid params: \"" + std::string(field) + "\" must be a string");
-    return std::string(value->get_string());
-}
 
 /// One page of a list, by an opaque cursor that is the start index.
 template <class Entry>
@@ -60,19 +47,6 @@ std::unordered_map<std::string, std::string> string_map(const json::object& obje
     return out;
 }
 
-json::object to_result_json(const CallToolResult& r) { return r.to_json(); }
-json::object to_result_json(const ReadResourceResult& r) { return r.to_json(); }
-json::object to_result_json(const GetPromptResult& r) { return r.to_json(); }
-json::object to_result_json(const Completion& r) { return r.to_json(); }
-
-/// Which client capability an input request needs.
-std::string_view capability_for(std::string_view method) {
-    if (method == methods::elicitation_create) return "elicitation";
-    if (method == methods::sampling_create_message) return "sampling";
-    if (method == methods::roots_list) return "roots";
-    return {};
-}
-
 }  // namespace
 
 json::object ServerSession::list_tools(const json::object& params) const {
@@ -90,8 +64,8 @@ json::object ServerSession::list_prompts(const json::object& params) const {
 
 void ServerSession::fill_context(RequestContext& context, const PeerView& peer, const json::object& params) const {
     context.protocol_version_ = peer.version;
-    context.client_capabilities_ = peer.client_capabilities;
-    context.client_info_ = peer.client_info;
+    context.client_capabilities_ = &peer.client_capabilities;
+    context.client_info_ = &peer.client_info;
     context.log_level_ = peer.log_level;
     context.log_everything_ = peer.log_everything;
     if (auto* meta = params.if_contains("_meta"); meta && meta->is_object())
@@ -109,46 +83,6 @@ void ServerSession::fill_context(RequestContext& context, const PeerView& peer, 
     if (auto* state = params.if_contains("requestState"); state && !state->is_null()) {
         if (!state->is_string()) throw Error::invalid_params("Invalid params: \"requestState\" must be a string");
         context.request_state_ = std::string(state->get_string());
-    }
-}
-
-template <class Result, class Context, class Prepare>
-asio::awaitable<json::object> ServerSession::run_handler(const Handler<Result, Context>& handler,
-                                                         jsonrpc::InboundRequest& request, const PeerView& peer,
-                                                         Prepare prepare) {
-    const json::object& params = params_object(request.params);
-    Context context(shared_from_this(), request.id, request.method, params, request.cancellation);
-    fill_context(context, peer, params);
-    prepare(context);
-    for (int round = 0;; ++round) {
-        Outcome<Result> outcome = co_await handler(context);
-        if (auto* result = std::get_if<Result>(&outcome)) co_return to_result_json(*result);
-        auto& input = std::get<InputRequired>(outcome);
-        // Never ask for what the client cannot give: that is a missing capability instead.
-        for (const auto& [key, input_request] : input.input_requests) {
-            std::string_view method;
-            if (input_request.is_object())
-                if (auto* m = input_request.get_object().if_contains("method"); m && m->is_string())
-                    method = m->get_string();
-            std::string_view capability = capability_for(method);
-            if (capability.empty())
-                throw Error::internal("Handler asked for input with unsupported method \"" + std::string(method) + "\"");
-            if (!peer.client_capabilities.contains(capability))
-                throw Error(error_code::missing_required_client_capability,
-                            "The client must declare the " + std::string(capability) + " capability for this request",
-                            json::object{{"requiredCapabilities", {{capability, json::object()}}}});
-        }
-        if (peer.stateless) {
-            json::object result = input.to_json();
-            result["resultType"] = "input_required";
-            co_return result;
-        }
-        if (round + 1 >= state_->options.max_input_rounds)
-            throw Error::internal("Handler asked for input more than " +
-                                  std::to_string(state_->options.max_input_rounds) + " times");
-        // 2025 era: ask the client ourselves, then run the handler again with the answers.
-        context.input_responses_ = co_await fulfil_input_requests(input.input_requests, request, peer);
-        context.request_state_ = input.request_state;
     }
 }
 
@@ -173,52 +107,6 @@ asio::awaitable<json::object> ServerSession::fulfil_input_requests(const json::o
         responses[key] = std::move(response.result);
     }
     co_return responses;
-}
-
-asio::awaitable<json::object> ServerSession::call_tool(jsonrpc::InboundRequest& request, const PeerView& peer) {
-    const json::object& params = params_object(request.params);
-    std::string name = required_string(params, "name");
-    const ToolEntry* entry = state_->tools.find(name);
-    if (!entry) throw Error::invalid_params("Unknown tool: \"" + name + "\". Call tools/list for the tools this server has.");
-    json::object arguments;
-    if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
-        if (!a->is_object())
-            co_return CallToolResult::error("Invalid arguments for tool " + name + ": \"arguments\" must be an object")
-                .to_json();
-        arguments = a->get_object();
-    }
-    // Arguments are checked before the handler runs; a mistake is a tool error the model can fix.
-    if (entry->input_validator) {
-        if (auto problem = entry->input_validator->validate(arguments))
-            co_return CallToolResult::error("Invalid arguments for tool " + name + ": " + *problem).to_json();
-    }
-    auto handler = entry->handler;  // the entry may be removed while the handler runs
-    auto output_validator = entry->output_validator;
-    json::object result;
-    try {
-        result = co_await run_handler(handler, request, peer, [&](ToolCall& call) {
-            call.name = name;
-            call.arguments = std::move(arguments);
-        });
-    } catch (const Error&) {
-        throw;
-    } catch (const std::exception& e) {
-        state_->log("tool " + name + " failed: " + e.what());
-        co_return CallToolResult::error(e.what()).to_json();
-    }
-    if (output_validator && !result.contains("resultType")) {
-        auto* is_error = result.if_contains("isError");
-        bool failed = is_error && is_error->is_bool() && is_error->get_bool();
-        if (!failed) {
-            auto* structured = result.if_contains("structuredContent");
-            if (!structured)
-                throw Error::internal("Tool " + name + " declares an outputSchema but returned no structuredContent");
-            if (auto problem = output_validator->validate(*structured))
-                throw Error::internal("Tool " + name + " returned structuredContent that breaks its outputSchema: " +
-                                      *problem);
-        }
-    }
-    co_return result;
 }
 
 asio::awaitable<json::object> ServerSession::read_resource(jsonrpc::InboundRequest& request, const PeerView& peer) {

@@ -1,5 +1,7 @@
 #include "server/ServerSession.hpp"
 
+#include "server/RequestParams.hpp"
+
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "mcp/Error.hpp"
@@ -17,12 +19,6 @@ using jsonrpc::Reply;
 namespace error_code = jsonrpc::error_code;
 
 namespace {
-
-const json::object empty_object;
-
-const json::object& params_object(const json::value& params) {
-    return params.is_object() ? params.get_object() : empty_object;
-}
 
 Reply error_reply(const Error& e) { return Reply::failure(e.code(), e.what(), e.data()); }
 

@@ -38,6 +38,7 @@ public:
 
     void attach(const std::shared_ptr<jsonrpc::Connection>& connection) { connection_ = connection; }
     boost::asio::awaitable<jsonrpc::Reply> handle_request(jsonrpc::InboundRequest& request) override;
+    std::optional<jsonrpc::Reply> try_handle_now(jsonrpc::InboundRequest& request) override;
     void handle_notification(jsonrpc::Notification& notification) override;
     void input_ended() override;
 
@@ -75,15 +76,30 @@ private:
     boost::asio::awaitable<boost::json::object> complete(jsonrpc::InboundRequest& request, const PeerView& peer);
 
     /// Runs a handler; in the 2025 era, answers its input requests by asking the client and runs
-    /// it again. Returns the final result, or the input request for a 2026 client.
+    /// it again. Returns the final result, or the input request for a 2026 client. (HandlerRunner.hpp)
     template <class Result, class Context, class Prepare>
     boost::asio::awaitable<boost::json::object> run_handler(const Handler<Result, Context>& handler,
                                                             jsonrpc::InboundRequest& request, const PeerView& peer,
                                                             Prepare prepare);
+    /// The loop behind run_handler, for a context that already exists; `first` is an outcome the
+    /// handler already produced (by running inline in try_handle_now).
+    template <class Result, class Context>
+    boost::asio::awaitable<boost::json::object> drive_handler(Handler<Result, Context> handler,
+                                                              std::shared_ptr<Context> context,
+                                                              jsonrpc::InboundRequest& request, const PeerView& peer,
+                                                              std::optional<Outcome<Result>> first);
+    /// The context a handler gets, filled from the request and the peer.
+    template <class Context>
+    std::shared_ptr<Context> make_context(jsonrpc::InboundRequest& request, const PeerView& peer);
     boost::asio::awaitable<boost::json::object> fulfil_input_requests(const boost::json::object& input_requests,
                                                                       const jsonrpc::InboundRequest& request,
                                                                       const PeerView& peer);
     void fill_context(RequestContext& context, const PeerView& peer, const boost::json::object& params) const;
+    /// Checks a tool's structured output against its outputSchema; throws mcp::Error.
+    static void check_tool_output(const std::string& name, const SchemaValidator* validator,
+                                  const boost::json::object& result);
+    static void check_structured_output(const std::string& name, const SchemaValidator& validator,
+                                        const std::optional<boost::json::value>& structured);
 
     std::shared_ptr<ServerState> state_;
     std::weak_ptr<jsonrpc::Connection> connection_;

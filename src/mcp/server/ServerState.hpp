@@ -48,6 +48,7 @@ struct ToolEntry {
     Tool tool;
     boost::json::object listed;  ///< the tools/list form, built once
     Handler<CallToolResult, ToolCall> handler;
+    ImmediateHandler<CallToolResult, ToolCall> immediate;  ///< empty unless it may run inline
     std::shared_ptr<SchemaValidator> input_validator;
     std::shared_ptr<SchemaValidator> output_validator;
 };

@@ -3,6 +3,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -35,6 +36,10 @@ StreamTransport::StreamTransport(asio::any_io_executor executor, int read_fd, in
     std::signal(SIGPIPE, SIG_IGN);
     if (read_fd >= 0 && !try_assign(in_, read_fd)) in_fd_blocking_ = read_fd;
     if (write_fd >= 0 && !try_assign(out_, write_fd)) out_fd_blocking_ = write_fd;
+    if (out_.is_open()) {
+        boost::system::error_code ignored;
+        out_.non_blocking(true, ignored);  // flush() writes directly and must never block
+    }
     buffer_.resize(read_chunk * 2);
 }
 
@@ -86,8 +91,13 @@ asio::awaitable<TransportRead> StreamTransport::read() {
             }
             if (frame_length > options_.max_message_size)
                 co_return TransportRead{TransportRead::Kind::oversized, {}, frame_length};
+            handing_out_frames_ = true;
             co_return TransportRead{TransportRead::Kind::message, std::string_view(base, frame_length), frame_length};
         }
+        // Nothing complete is buffered: before waiting for input, send what the frames handed
+        // out so far produced, all in one write.
+        handing_out_frames_ = false;
+        if (!outgoing_.empty()) flush();
         scanned_ = available;
         if (read_eof_ || closed_) {
             if (available > 0 && !discarding_) {
@@ -127,10 +137,34 @@ void StreamTransport::send(std::string_view frame, SendContext) {
         write_blocking();
         return;
     }
-    if (!writing_) {
-        writing_ = true;
-        asio::co_spawn(executor_, write_loop(), asio::detached);
+    // Replies produced by the same batch of input leave together: read() flushes before it
+    // waits for more, and anything sent from elsewhere is flushed once its handler returns.
+    if (writing_ || flush_posted_ || handing_out_frames_) return;
+    flush_posted_ = true;
+    asio::post(executor_, [self = shared_from_this()] { self->flush(); });
+}
+
+void StreamTransport::flush() {
+    flush_posted_ = false;
+    if (writing_ || write_failed_) return;
+    if (!outgoing_.empty()) {
+        // Most of the time the pipe has room: one write(2), no coroutine.
+        boost::system::error_code ec;
+        std::size_t written = out_.write_some(asio::buffer(outgoing_), ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again && ec != asio::error::interrupted) {
+            write_failed_ = true;
+            outgoing_.clear();
+            if (on_write_error_) on_write_error_(ec);
+            return;
+        }
+        outgoing_.erase(0, written);
+        if (!outgoing_.empty()) {
+            writing_ = true;
+            asio::co_spawn(executor_, write_loop(), asio::detached);
+            return;
+        }
     }
+    if (closing_) close_write();
 }
 
 void StreamTransport::write_blocking() {
@@ -149,6 +183,7 @@ void StreamTransport::write_blocking() {
 }
 
 asio::awaitable<void> StreamTransport::write_loop() {
+    auto self = shared_from_this();
     // Everything queued while a write is in flight leaves together in the next one.
     while (!outgoing_.empty() && !write_failed_) {
         in_flight_.swap(outgoing_);
@@ -169,7 +204,7 @@ asio::awaitable<void> StreamTransport::write_loop() {
 
 void StreamTransport::close_write() {
     closing_ = true;
-    if (!writing_) {
+    if (!writing_ && !flush_posted_) {
         boost::system::error_code ignored;
         out_.close(ignored);
         if (out_fd_blocking_ >= 0) {
