@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 jobs=$(nproc)
+# ccache: hit across clones (paths relative to the checkout) and through precompiled headers.
+export CCACHE_BASEDIR="$PWD"
+export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
 
 for preset in release asan; do
   echo "== $preset: build" >&2

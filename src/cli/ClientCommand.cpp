@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <unistd.h>
 
 namespace mcpkit::cli {
 namespace asio = boost::asio;
@@ -33,6 +34,31 @@ json::object parse_object_argument(const std::string& text, const std::string& w
 }
 
 void print(const json::value& value) { std::cout << pretty_json(value) << std::endl; }
+
+bool progress_shown = false;
+
+/// A progress bar on a terminal, one line per update otherwise.
+void print_progress(double progress, std::optional<double> total, const std::string& message) {
+    progress_shown = true;
+    if (!::isatty(STDERR_FILENO)) {
+        if (total) {
+            std::fprintf(stderr, "progress %g / %g%s%s\n", progress, *total, message.empty() ? "" : ": ", message.c_str());
+        } else {
+            std::fprintf(stderr, "progress %g%s%s\n", progress, message.empty() ? "" : ": ", message.c_str());
+        }
+        return;
+    }
+    constexpr int width = 30;
+    int filled = total && *total > 0 ? static_cast<int>(width * std::min(1.0, progress / *total)) : 0;
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(width - filled), '.');
+    std::fprintf(stderr, "\r[%s] %g / %g %s\033[K", bar.c_str(), progress, total.value_or(0), message.c_str());
+}
+
+void finish_progress() {
+    if (progress_shown && ::isatty(STDERR_FILENO)) std::fprintf(stderr, "\n");
+    progress_shown = false;
+}
 
 json::array to_array(const auto& items) {
     json::array out;
@@ -54,7 +80,13 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
     } else if (verb == "call") {
         if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client call NAME [JSON] -- COMMAND ARGS...");
         json::object tool_arguments = args.size() == 2 ? parse_object_argument(args[1], "the tool arguments") : json::object();
-        mcp::CallToolResult result = co_await client.call_tool(args[0], std::move(tool_arguments));
+        // Long tools show how far they are, on stderr so stdout stays the result alone.
+        mcp::RequestOptions options;
+        options.on_progress = [](double progress, std::optional<double> total, const std::string& message) {
+            print_progress(progress, total, message);
+        };
+        mcp::CallToolResult result = co_await client.call_tool(args[0], std::move(tool_arguments), options);
+        finish_progress();
         print(result.to_json());
         if (result.is_error) throw mcp::Error(0, "the tool reported an error (isError: true)");
     } else if (verb == "resources") {

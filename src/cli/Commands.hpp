@@ -11,6 +11,7 @@ namespace mcpkit::cli {
 
 struct EverythingArguments {
     std::size_t max_message_size = 16u << 20;
+    bool log_json = false;  ///< stderr log lines as JSON objects
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);

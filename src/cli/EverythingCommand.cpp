@@ -5,7 +5,10 @@
 
 #include <mcp/server/Server.hpp>
 
+#include <boost/json/serialize.hpp>
+
 #include <cstdio>
+#include <ctime>
 
 namespace mcpkit::cli {
 
@@ -13,13 +16,23 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
     auto* command = app.add_subcommand("everything", "Serve the MCP conformance fixture (every feature) over stdio");
     command->add_option("--max-message-size", arguments.max_message_size, "Largest accepted message, in bytes")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+    command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
 }
 
 int run_everything(const EverythingArguments& arguments) {
     boost::asio::io_context io(1);
     mcp::ServerOptions options = everything::server_options();
     // stdout carries only protocol; what the server has to say goes to stderr.
-    options.log = [](std::string_view message) { std::fprintf(stderr, "mcpkit everything: %.*s\n", static_cast<int>(message.size()), message.data()); };
+    if (arguments.log_json) {
+        options.log = [](std::string_view message) {
+            boost::json::object line{{"time", std::time(nullptr)}, {"component", "everything"}, {"message", message}};
+            std::fprintf(stderr, "%s\n", boost::json::serialize(line).c_str());
+        };
+    } else {
+        options.log = [](std::string_view message) {
+            std::fprintf(stderr, "mcpkit everything: %.*s\n", static_cast<int>(message.size()), message.data());
+        };
+    }
     mcp::Server server(everything::server_info(), std::move(options));
     everything::register_fixture(server, io.get_executor());
     return mcp::serve_stdio(server, io, arguments.max_message_size);

@@ -136,9 +136,12 @@ private:
     void start_request(Request&& request, const std::shared_ptr<Batch>& batch);
     boost::asio::awaitable<void> serve(InboundRequest request, std::shared_ptr<Batch> batch,
                                        std::shared_ptr<Dispatcher> dispatcher);
+    /// Answers a request (or a bad frame) without running anything; counts it in its batch.
+    void answer_at_once(const RequestId& id, const Reply& reply, const std::shared_ptr<Batch>& batch);
+    /// The same for a frame the peer got wrong, which is also reported to on_protocol_error.
+    void refuse(const RequestId& id, const ErrorObject& error, const std::shared_ptr<Batch>& batch);
     void deliver_reply(const RequestId& id, const Reply& reply, Batch* batch);
     void finish_batch_member(Batch& batch);
-    void send_error(const RequestId& id, const ErrorObject& error);
     void complete(Response&& response);
     void send_frame(std::string_view frame, SendContext context);
     bool on_io_thread() const { return std::this_thread::get_id() == io_thread_; }

@@ -22,7 +22,9 @@ struct InputRequired {
 
     /// Asks the user through a form (elicitation/create in form mode).
     InputRequired& elicit(std::string_view key, std::string_view message, boost::json::object requested_schema);
-    /// Asks the client's model (sampling/createMessage); `params` as in the spec.
+    /// Sends the user to a URL (elicitation/create in URL mode), e.g. for a sign-in or a payment.
+    InputRequired& elicit_url(std::string_view key, std::string_view message, std::string_view url);
+    /// Asks the client's model (sampling/createMessage); `params` as in the spec, tools included.
     InputRequired& sample(std::string_view key, boost::json::object params);
     /// Asks for the client's roots (roots/list).
     InputRequired& roots(std::string_view key);

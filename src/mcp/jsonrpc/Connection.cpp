@@ -66,8 +66,7 @@ asio::awaitable<void> Connection::run() {
                                   " bytes exceeds the size limit; it was skipped. Send smaller messages "
                                   "or raise the server's message size limit.",
                               nullptr};
-            send_error(RequestId(), error);
-            if (options_.on_protocol_error) options_.on_protocol_error(error);
+            refuse(RequestId(), error, nullptr);
             continue;
         }
         handle_frame(read.text);
@@ -105,8 +104,7 @@ void Connection::handle_frame(std::string_view frame) {
                           "Invalid request: batches are not allowed in this protocol version; send one "
                           "message per frame",
                           nullptr};
-        send_error(RequestId(), error);
-        if (options_.on_protocol_error) options_.on_protocol_error(error);
+        refuse(RequestId(), error, nullptr);
         return;
     }
     auto batch = std::make_shared<Batch>();
@@ -117,13 +115,7 @@ void Connection::handle_frame(std::string_view frame) {
 
 void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch) {
     if (auto* error = std::get_if<DecodeError>(&item)) {
-        if (batch) {
-            ++batch->outstanding;
-            deliver_reply(error->id, Reply{nullptr, error->error}, batch.get());
-        } else {
-            send_error(error->id, error->error);
-        }
-        if (options_.on_protocol_error) options_.on_protocol_error(error->error);
+        refuse(error->id, error->error, batch);
         return;
     }
     auto& message = std::get<Message>(item);
@@ -142,25 +134,15 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
                           "Invalid request: id " + request.id.to_display() +
                               " is already in use by a request in flight; use a fresh id",
                           nullptr};
-        if (batch) {
-            ++batch->outstanding;
-            deliver_reply(request.id, Reply{nullptr, error}, batch.get());
-        } else {
-            send_error(request.id, error);
-        }
-        if (options_.on_protocol_error) options_.on_protocol_error(error);
+        refuse(request.id, error, batch);
         return;
     }
     auto dispatcher = dispatcher_.lock();
     if (!dispatcher) {
         // Nobody serves this connection any more; the peer still deserves an answer.
-        ErrorObject error{error_code::internal_error, "The endpoint is shutting down; the request was not run", nullptr};
-        if (batch) {
-            ++batch->outstanding;
-            deliver_reply(request.id, Reply{nullptr, error}, batch.get());
-        } else {
-            send_error(request.id, error);
-        }
+        answer_at_once(request.id,
+                       Reply::failure(error_code::internal_error, "The endpoint is shutting down; the request was not run"),
+                       batch);
         return;
     }
     InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params), {}, {}};
@@ -171,8 +153,7 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
         immediate = Reply::failure(error_code::internal_error, std::string("Internal error: ") + e.what());
     }
     if (immediate) {
-        if (batch) ++batch->outstanding;
-        deliver_reply(inbound.id, *immediate, batch.get());
+        answer_at_once(inbound.id, *immediate, batch);
         return;
     }
     auto [entry, inserted] = inbound_.try_emplace(inbound.id);
@@ -202,6 +183,16 @@ asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<
     deliver_reply(request.id, reply, batch.get());
 }
 
+void Connection::answer_at_once(const RequestId& id, const Reply& reply, const std::shared_ptr<Batch>& batch) {
+    if (batch) ++batch->outstanding;
+    deliver_reply(id, reply, batch.get());
+}
+
+void Connection::refuse(const RequestId& id, const ErrorObject& error, const std::shared_ptr<Batch>& batch) {
+    answer_at_once(id, Reply{nullptr, error, {}}, batch);
+    if (options_.on_protocol_error) options_.on_protocol_error(error);
+}
+
 void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* batch) {
     if (!batch) {
         scratch_.clear();
@@ -220,12 +211,6 @@ void Connection::finish_batch_member(Batch& batch) {
         batch.replies += ']';
         send_frame(batch.replies, {});
     }
-}
-
-void Connection::send_error(const RequestId& id, const ErrorObject& error) {
-    scratch_.clear();
-    encode_error(scratch_, id, error);
-    send_frame(scratch_, SendContext{&id});
 }
 
 void Connection::send_frame(std::string_view frame, SendContext context) {

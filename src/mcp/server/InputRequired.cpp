@@ -12,6 +12,12 @@ InputRequired& InputRequired::elicit(std::string_view key, std::string_view mess
     return *this;
 }
 
+InputRequired& InputRequired::elicit_url(std::string_view key, std::string_view message, std::string_view url) {
+    input_requests[key] = json::object{{"method", methods::elicitation_create},
+                                       {"params", {{"mode", "url"}, {"message", message}, {"url", url}}}};
+    return *this;
+}
+
 InputRequired& InputRequired::sample(std::string_view key, json::object params) {
     input_requests[key] = json::object{{"method", methods::sampling_create_message}, {"params", std::move(params)}};
     return *this;

@@ -186,3 +186,12 @@ TEST(StatelessEra, RequestsBeforeInitializeWithoutMetaAreRefusedClearly) {
         EXPECT_TRUE(ping.at("result").is_object());
     });
 }
+
+TEST(StatelessEra, UrlElicitationIsAnInputRequestInUrlMode) {
+    InputRequired input;
+    input.elicit_url("consent", "Sign in to continue", "https://example.com/consent");
+    json::object request = input.to_json().at("inputRequests").at("consent").as_object();
+    EXPECT_EQ(request.at("method"), json::value("elicitation/create"));
+    EXPECT_EQ(request.at("params").at("mode"), json::value("url"));
+    EXPECT_EQ(request.at("params").at("url"), json::value("https://example.com/consent"));
+}
