@@ -33,7 +33,7 @@ struct ChildProcessOptions {
     StreamTransportOptions stream;
 };
 
-class ChildProcessTransport : public Transport {
+class ChildProcessTransport : public Transport, public std::enable_shared_from_this<ChildProcessTransport> {
 public:
     /// Starts the child. Throws std::system_error naming the command when it cannot be started.
     static std::shared_ptr<ChildProcessTransport> spawn(boost::asio::any_io_executor executor,

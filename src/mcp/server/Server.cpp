@@ -188,6 +188,10 @@ asio::awaitable<void> Server::serve(std::shared_ptr<Transport> transport) {
     state->sessions.push_back(session);
     co_await connection->run();
     transport->close();
+    std::erase_if(state->sessions, [&](const auto& weak) {
+        auto live = weak.lock();
+        return !live || live == session;
+    });
 }
 
 }  // namespace mcp

@@ -295,9 +295,10 @@ asio::awaitable<json::object> ServerSession::listen(jsonrpc::InboundRequest& req
     listeners_.push_back(subscription);
 
     auto executor = co_await asio::this_coro::executor;
-    asio::steady_timer wait(executor, asio::steady_timer::time_point::max());
-    auto hook = request.cancellation.on_cancel([&wait, executor] { asio::post(executor, [&wait] { wait.cancel(); }); });
-    co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
+    // Shared: the cancellation callback posts work that may outlive this frame.
+    auto wait = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
+    auto hook = request.cancellation.on_cancel([wait, executor] { asio::post(executor, [wait] { wait->cancel(); }); });
+    co_await wait->async_wait(asio::as_tuple(asio::use_awaitable));
     request.cancellation.forget(hook);
     std::erase(listeners_, subscription);
     co_return json::object{{"_meta", {{meta_keys::subscription_id, request.id.to_json()}}}};

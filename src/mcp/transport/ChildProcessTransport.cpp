@@ -135,7 +135,7 @@ void ChildProcessTransport::start() {
 }
 
 asio::awaitable<void> ChildProcessTransport::read_stderr() {
-    // Keeps the transport alive while the child can still write.
+    auto self = shared_from_this();  // alive while the child can still write
     asio::streambuf buffer;
     std::string prefix = "[" + options_.command + "] ";
     for (;;) {
@@ -156,6 +156,7 @@ asio::awaitable<void> ChildProcessTransport::read_stderr() {
 }
 
 asio::awaitable<void> ChildProcessTransport::watch_exit() {
+    auto self = shared_from_this();  // alive until the child is reaped
     int status = 0;
     if (private_->exit_watch.is_open()) {
         co_await private_->exit_watch.async_wait(asio::posix::stream_descriptor::wait_read,
@@ -185,6 +186,7 @@ void ChildProcessTransport::close() {
 }
 
 asio::awaitable<int> ChildProcessTransport::shutdown() {
+    auto self = shared_from_this();  // close() runs this detached
     if (!shutting_down_) {
         shutting_down_ = true;
         stream_->close_write();  // EOF on the child's stdin: the polite request to exit
