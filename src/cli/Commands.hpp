@@ -12,6 +12,7 @@ namespace mcpkit::cli {
 struct EverythingArguments {
     std::size_t max_message_size = 16u << 20;
     bool log_json = false;  ///< stderr log lines as JSON objects
+    int poll_microseconds = 50;  ///< adaptive polling before sleeping (StreamTransportOptions)
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);

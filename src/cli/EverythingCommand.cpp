@@ -17,6 +17,9 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
     command->add_option("--max-message-size", arguments.max_message_size, "Largest accepted message, in bytes")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
     command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
+    command->add_option("--poll-us", arguments.poll_microseconds,
+                        "Microseconds to poll stdin before sleeping while the client answers quickly (0: never)")
+        ->check(CLI::Range(0, 10000));
 }
 
 int run_everything(const EverythingArguments& arguments) {
@@ -35,7 +38,10 @@ int run_everything(const EverythingArguments& arguments) {
     }
     mcp::Server server(everything::server_info(), std::move(options));
     everything::register_fixture(server, io.get_executor());
-    return mcp::serve_stdio(server, io, arguments.max_message_size);
+    mcp::StreamTransportOptions stream;
+    stream.max_message_size = arguments.max_message_size;
+    stream.poll_before_wait = std::chrono::microseconds(arguments.poll_microseconds);
+    return mcp::serve_stdio(server, io, stream);
 }
 
 }  // namespace mcpkit::cli

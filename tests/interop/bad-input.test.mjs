@@ -52,6 +52,8 @@ describe('mcpkit everything under bad input', () => {
     const args = await session.request(23, 'tools/call', { name: 'echo', arguments: { text: 5 } });
     assert.equal(args.result.isError, true);
     assert.match(args.result.content[0].text, /text/);
+    const noParams = await session.request(25, 'tools/call');
+    assert.equal(noParams.error.code, -32602, 'found by the fuzzer: tools/call without params');
     const noName = await session.request(24, 'tools/call', { arguments: {} });
     assert.equal(noName.error.code, -32602);
     assert.match(noName.error.message, /name/);

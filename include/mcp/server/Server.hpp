@@ -19,6 +19,7 @@
 #include "mcp/protocol/Tool.hpp"
 #include "mcp/server/Handler.hpp"
 #include "mcp/server/RequestContext.hpp"
+#include "mcp/transport/StreamTransport.hpp"
 #include "mcp/transport/Transport.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -140,7 +141,7 @@ private:
 
 /// Serves `server` on this process's stdin/stdout until stdin closes, running `io` (which the
 /// server's own timers may also use). SIGINT/SIGTERM end it cleanly. Returns the exit code.
-int serve_stdio(Server& server, boost::asio::io_context& io, std::size_t max_message_size = 16u << 20);
+int serve_stdio(Server& server, boost::asio::io_context& io, StreamTransportOptions stream = {});
 int serve_stdio(Server& server);
 
 }  // namespace mcp

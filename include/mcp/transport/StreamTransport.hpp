@@ -10,6 +10,7 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -18,6 +19,11 @@ namespace mcp {
 struct StreamTransportOptions {
     /// Longest frame accepted, in bytes. Default 16 MiB.
     std::size_t max_message_size = 16u << 20;
+    /// Adaptive polling: while the peer is in a quick back-and-forth (its last message came less
+    /// than a millisecond after our reply), look for its next message this long before going to
+    /// sleep in the event loop. Sleeping and being woken costs several microseconds per message;
+    /// an idle peer costs at most this much CPU once. Zero turns it off.
+    std::chrono::microseconds poll_before_wait{50};
 };
 
 class StreamTransport : public Transport, public std::enable_shared_from_this<StreamTransport> {
@@ -44,6 +50,8 @@ public:
 
 private:
     boost::asio::awaitable<std::size_t> read_some(char* data, std::size_t size, boost::system::error_code& ec);
+    /// Polls for input without sleeping, for at most options_.poll_before_wait; returns bytes read.
+    std::size_t poll_for_input(char* data, std::size_t size);
     boost::asio::awaitable<void> write_loop();
     void flush();
     void write_blocking();
@@ -66,6 +74,8 @@ private:
     bool writing_ = false;       ///< an asynchronous write is in flight
     bool flush_posted_ = false;  ///< a flush is queued on the executor
     bool handing_out_frames_ = false;  ///< read() is returning buffered frames; it flushes before it waits
+    std::chrono::steady_clock::time_point last_flush_{};  ///< when our last output left
+    bool peer_is_quick_ = false;  ///< the peer's last message followed our last output closely
     bool write_failed_ = false;
     bool closing_ = false;
     bool closed_ = false;

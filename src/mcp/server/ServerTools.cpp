@@ -113,6 +113,8 @@ asio::awaitable<json::object> ServerSession::call_tool(jsonrpc::InboundRequest& 
         }
     }
 
+    if (!request.params.is_object())
+        throw Error::invalid_params("Invalid params: tools/call needs params {\"name\": …, \"arguments\": {…}}");
     json::object& params = request.params.get_object();
     std::string name = required_string(params, "name");
     const ToolEntry* entry = state_->tools.find(name);

@@ -22,10 +22,10 @@ int serve_stdio(Server& server) {
     return serve_stdio(server, io);
 }
 
-int serve_stdio(Server& server, asio::io_context& io, std::size_t max_message_size) {
+int serve_stdio(Server& server, asio::io_context& io, StreamTransportOptions stream) {
     // The transport owns the descriptors; give it duplicates so std streams stay valid.
     auto transport = std::make_shared<StreamTransport>(io.get_executor(), ::dup(STDIN_FILENO), ::dup(STDOUT_FILENO),
-                                                       StreamTransportOptions{max_message_size});
+                                                       stream);
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int) {
         if (!ec) transport->close();

@@ -40,6 +40,10 @@ StreamTransport::StreamTransport(asio::any_io_executor executor, int read_fd, in
         boost::system::error_code ignored;
         out_.non_blocking(true, ignored);  // flush() writes directly and must never block
     }
+    if (in_.is_open()) {
+        boost::system::error_code ignored;
+        in_.non_blocking(true, ignored);  // poll_for_input() reads directly and must never block
+    }
     buffer_.resize(read_chunk * 2);
 }
 
@@ -122,11 +126,33 @@ asio::awaitable<TransportRead> StreamTransport::read() {
             end_ = available;
         }
         if (buffer_.size() - end_ < read_chunk) buffer_.resize(std::max(buffer_.size() * 2, end_ + read_chunk));
+        std::size_t polled = poll_for_input(buffer_.data() + end_, buffer_.size() - end_);
+        if (polled > 0) {
+            end_ += polled;
+            continue;
+        }
         boost::system::error_code ec;
         std::size_t n = co_await read_some(buffer_.data() + end_, buffer_.size() - end_, ec);
         end_ += n;
         if (ec) read_eof_ = true;
+        // A message that followed our output closely means a quick back-and-forth: poll next time.
+        peer_is_quick_ = n > 0 && std::chrono::steady_clock::now() - last_flush_ < std::chrono::milliseconds(1);
     }
+}
+
+std::size_t StreamTransport::poll_for_input(char* data, std::size_t size) {
+    if (options_.poll_before_wait.count() <= 0 || !peer_is_quick_ || !in_.is_open() || read_eof_) return 0;
+    peer_is_quick_ = false;  // polled once per message; an idle peer lets the loop sleep after this
+    auto deadline = std::chrono::steady_clock::now() + options_.poll_before_wait;
+    do {
+        ssize_t n = ::read(in_.native_handle(), data, size);
+        if (n > 0) {
+            peer_is_quick_ = true;
+            return static_cast<std::size_t>(n);
+        }
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return 0;  // the wait will see it
+    } while (std::chrono::steady_clock::now() < deadline);
+    return 0;
 }
 
 void StreamTransport::send(std::string_view frame, SendContext) {
@@ -158,6 +184,7 @@ void StreamTransport::flush() {
             return;
         }
         outgoing_.erase(0, written);
+        last_flush_ = std::chrono::steady_clock::now();
         if (!outgoing_.empty()) {
             writing_ = true;
             asio::co_spawn(executor_, write_loop(), asio::detached);
