@@ -184,3 +184,33 @@ TEST(ServerFeatures, UnregisteredFeaturesAreNotFoundAndNotAdvertised) {
         }
     });
 }
+
+TEST(ServerFeatures, SamplingRequestsCarryToolsToTheClient) {
+    ServerClientFixture f;
+    f.server.add_tool(Tool{.name = "plan", .description = "asks the model, offering it a tool"}, [](ToolCall& call) -> Outcome<CallToolResult> {
+        const json::value* answer = call.input_response("model");
+        if (!answer) {
+            json::object weather_tool{{"name", "get_weather"},
+                                      {"description", "Weather for a city"},
+                                      {"inputSchema", schema_object({{"city", {{"type", "string"}}}}, {"city"})}};
+            return InputRequired{}.sample("model", {{"messages", json::array{{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Weather in Paris?"}}}}}},
+                                                    {"maxTokens", 50},
+                                                    {"tools", json::array{weather_tool}},
+                                                    {"toolChoice", {{"mode", "auto"}}}});
+        }
+        return CallToolResult::text(std::string(answer->at("stopReason").as_string()));
+    });
+    ClientOptions options;
+    options.on_sampling = [](const json::object& params) -> asio::awaitable<json::object> {
+        EXPECT_EQ(params.at("tools").at(0).at("name"), json::value("get_weather"));
+        EXPECT_EQ(params.at("toolChoice").at("mode"), json::value("auto"));
+        co_return json::object{{"role", "assistant"},
+                               {"content", {{"type", "tool_use"}, {"id", "call-1"}, {"name", "get_weather"}, {"input", {{"city", "Paris"}}}}},
+                               {"model", "fake"},
+                               {"stopReason", "toolUse"}};
+    };
+    f.with_client(options, [&](Client& client) -> asio::awaitable<void> {
+        auto result = co_await client.call_tool("plan");
+        EXPECT_EQ(result.content.at(0).json.at("text"), json::value("toolUse"));
+    });
+}
