@@ -126,10 +126,16 @@ asio::awaitable<TransportRead> StreamTransport::read() {
             end_ = available;
         }
         if (buffer_.size() - end_ < read_chunk) buffer_.resize(std::max(buffer_.size() * 2, end_ + read_chunk));
-        std::size_t polled = poll_for_input(buffer_.data() + end_, buffer_.size() - end_);
-        if (polled > 0) {
-            end_ += polled;
-            continue;
+        if (peer_is_quick_ && options_.poll_before_wait.count() > 0) {
+            // Let work already queued (coroutine handlers, their replies) run first: polling
+            // must never hold it back.
+            co_await asio::post(executor_, asio::use_awaitable);
+            if (!outgoing_.empty()) flush();  // their replies leave before we wait on the peer
+            std::size_t polled = poll_for_input(buffer_.data() + end_, buffer_.size() - end_);
+            if (polled > 0) {
+                end_ += polled;
+                continue;
+            }
         }
         boost::system::error_code ec;
         std::size_t n = co_await read_some(buffer_.data() + end_, buffer_.size() - end_, ec);
