@@ -3,7 +3,7 @@
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "mcp/Error.hpp"
-#include "server/ServerSession.hpp"
+#include "server/HandlerRunner.hpp"
 
 #include <array>
 
@@ -64,10 +64,7 @@ const json::value* RequestContext::input_response(std::string_view key) const {
 boost::asio::awaitable<json::value> RequestContext::request_client(std::string_view method, json::object params) const {
     if (stateless())
         throw Error::internal("Requests to the client do not exist in protocol 2026-07-28: return mcp::InputRequired");
-    std::string_view capability = method == methods::elicitation_create       ? "elicitation"
-                                  : method == methods::sampling_create_message ? "sampling"
-                                  : method == methods::roots_list              ? "roots"
-                                                                               : "";
+    std::string_view capability = detail::capability_for(method);
     if (!capability.empty() && !client_supports(capability))
         throw Error(jsonrpc::error_code::invalid_request,
                     "The client did not declare the " + std::string(capability) + " capability");
