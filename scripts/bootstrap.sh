@@ -10,6 +10,7 @@ debian_packages=(
   libvalijson-dev libcli11-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
+  libhiredis-dev redis-server nginx-light wrk
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).

@@ -13,6 +13,14 @@ struct EverythingArguments {
     std::size_t max_message_size = 16u << 20;
     bool log_json = false;  ///< stderr log lines as JSON objects
     int poll_microseconds = 50;  ///< adaptive polling before sleeping (StreamTransportOptions)
+    std::string http;            ///< HOST:PORT to serve Streamable HTTP on instead of stdio
+    std::string http_path = "/mcp";
+    int http_threads = -1;       ///< -1: one per core, minus one
+    std::vector<std::string> allowed_hosts;
+    std::vector<std::string> allowed_origins;
+    std::size_t max_sessions = 10000;
+    int session_timeout_seconds = 1800;
+    std::string store;           ///< "memory" or redis://HOST:PORT
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);

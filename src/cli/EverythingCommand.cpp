@@ -1,9 +1,10 @@
-// `mcpkit everything`: the conformance suite's fixture server, over stdio.
+// `mcpkit everything`: the conformance suite's fixture server, over stdio or Streamable HTTP.
 
 #include "cli/Commands.hpp"
 #include "everything/EverythingServer.hpp"
 
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -20,7 +21,76 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
     command->add_option("--poll-us", arguments.poll_microseconds,
                         "Microseconds to poll stdin before sleeping while the client answers quickly (0: never)")
         ->check(CLI::Range(0, 10000));
+    command->add_option("--http", arguments.http,
+                        "Serve Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio");
+    command->add_option("--path", arguments.http_path, "HTTP endpoint path")->capture_default_str();
+    command->add_option("--http-threads", arguments.http_threads,
+                        "Threads parsing HTTP besides the server's own (default: cores - 1)")
+        ->check(CLI::Range(0, 256));
+    command->add_option("--allow-host", arguments.allowed_hosts,
+                        "Host name accepted in the Host header (repeat; default: loopback names when bound "
+                        "to loopback)");
+    command->add_option("--allow-origin", arguments.allowed_origins, "Origin accepted besides the allowed hosts");
+    command->add_option("--max-sessions", arguments.max_sessions, "Sessions at once")->capture_default_str();
+    command->add_option("--session-timeout", arguments.session_timeout_seconds,
+                        "Seconds before an idle session ends")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 7 * 24 * 3600));
 }
+
+namespace {
+
+/// "127.0.0.1:3000", "[::1]:3000", ":3000" or "3000".
+bool parse_host_port(const std::string& text, std::string& host, std::uint16_t& port) {
+    std::string port_text = text;
+    host = "127.0.0.1";
+    if (auto colon = text.rfind(':'); colon != std::string::npos) {
+        port_text = text.substr(colon + 1);
+        std::string host_text = text.substr(0, colon);
+        if (host_text.size() >= 2 && host_text.front() == '[' && host_text.back() == ']')
+            host_text = host_text.substr(1, host_text.size() - 2);
+        if (!host_text.empty()) host = host_text;
+    }
+    try {
+        std::size_t used = 0;
+        unsigned long value = std::stoul(port_text, &used);
+        if (used != port_text.size() || value > 65535) return false;
+        port = static_cast<std::uint16_t>(value);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, const EverythingArguments& arguments,
+                          std::function<void(std::string_view)> log) {
+    mcp::StreamableHttpServerOptions options;
+    if (!parse_host_port(arguments.http, options.host, options.port)) {
+        std::fprintf(stderr, "mcpkit everything: --http wants HOST:PORT (e.g. 127.0.0.1:3000), got \"%s\"\n",
+                     arguments.http.c_str());
+        return 2;
+    }
+    options.path = arguments.http_path;
+    if (arguments.http_threads >= 0) options.http_threads = static_cast<std::size_t>(arguments.http_threads);
+    options.allowed_hosts = arguments.allowed_hosts;
+    options.allowed_origins = arguments.allowed_origins;
+    options.max_sessions = arguments.max_sessions;
+    options.session_idle_timeout = std::chrono::seconds(arguments.session_timeout_seconds);
+    options.max_body_bytes = arguments.max_message_size;
+    options.log = std::move(log);
+    std::string shown_host = options.host.find(':') == std::string::npos ? options.host : "[" + options.host + "]";
+    try {
+        return mcp::serve_http(server, io, std::move(options), [&](std::uint16_t port) {
+            std::fprintf(stderr, "mcpkit everything: listening on http://%s:%u%s\n", shown_host.c_str(), port,
+                         arguments.http_path.c_str());
+        });
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mcpkit everything: cannot serve HTTP on %s: %s\n", arguments.http.c_str(), e.what());
+        return 1;
+    }
+}
+
+}  // namespace
 
 int run_everything(const EverythingArguments& arguments) {
     boost::asio::io_context io(1);
@@ -36,8 +106,10 @@ int run_everything(const EverythingArguments& arguments) {
             std::fprintf(stderr, "mcpkit everything: %.*s\n", static_cast<int>(message.size()), message.data());
         };
     }
+    auto log = options.log;
     mcp::Server server(everything::server_info(), std::move(options));
     everything::register_fixture(server, io.get_executor());
+    if (!arguments.http.empty()) return serve_everything_http(server, io, arguments, log);
     mcp::StreamTransportOptions stream;
     stream.max_message_size = arguments.max_message_size;
     stream.poll_before_wait = std::chrono::microseconds(arguments.poll_microseconds);

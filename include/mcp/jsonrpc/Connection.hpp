@@ -132,6 +132,7 @@ private:
     struct Batch;
 
     void handle_frame(std::string_view frame);
+    void handle_decoded(Decoded&& decoded);
     void handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch);
     void start_request(Request&& request, const std::shared_ptr<Batch>& batch);
     boost::asio::awaitable<void> serve(InboundRequest request, std::shared_ptr<Batch> batch,

@@ -64,6 +64,11 @@ public:
     /// The requestState the client echoed, if any.
     const std::optional<std::string>& request_state() const { return request_state_; }
 
+    /// Over Streamable HTTP: ends the SSE stream carrying this request without ending the request
+    /// (SSE polling). The client reconnects after the stream's retry interval and receives the rest,
+    /// the result included. Other transports ignore it.
+    void close_stream() const;
+
     /// 2025 era only: a request to the client on this request's behalf (sampling, elicitation,
     /// roots). Throws mcp::Error when the client lacks the capability, is stateless, or answers
     /// with an error.

@@ -60,6 +60,10 @@ asio::awaitable<void> Connection::run() {
     while (!closed_) {
         TransportRead read = co_await transport_->read();
         if (read.kind == TransportRead::Kind::end_of_stream) break;
+        if (read.kind == TransportRead::Kind::decoded) {
+            handle_decoded(std::move(*read.decoded));
+            continue;
+        }
         if (read.kind == TransportRead::Kind::oversized) {
             ErrorObject error{error_code::invalid_request,
                               "Message of " + std::to_string(read.size) +
@@ -94,7 +98,10 @@ asio::awaitable<void> Connection::run() {
 void Connection::handle_frame(std::string_view frame) {
     // Blank lines between messages are tolerated, as most peers emit them by accident.
     if (frame.find_first_not_of(" \t\r\n") == std::string_view::npos) return;
-    Decoded decoded = decoder_.decode(frame);
+    handle_decoded(decoder_.decode(frame));
+}
+
+void Connection::handle_decoded(Decoded&& decoded) {
     if (!decoded.is_batch) {
         handle_item(std::move(decoded.single), nullptr);
         return;
@@ -197,7 +204,7 @@ void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* b
     if (!batch) {
         scratch_.clear();
         encode_reply(scratch_, id, reply);
-        send_frame(scratch_, SendContext{&id});
+        send_frame(scratch_, SendContext{&id, true, reply.error ? reply.error->code : 0});
         return;
     }
     if (batch->any) batch->replies += ',';
@@ -209,7 +216,7 @@ void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* b
 void Connection::finish_batch_member(Batch& batch) {
     if (--batch.outstanding == 0 && batch.any) {
         batch.replies += ']';
-        send_frame(batch.replies, {});
+        send_frame(batch.replies, SendContext{nullptr, true, 0});
     }
 }
 

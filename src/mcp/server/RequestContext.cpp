@@ -61,6 +61,10 @@ const json::value* RequestContext::input_response(std::string_view key) const {
     return input_responses_->if_contains(key);
 }
 
+void RequestContext::close_stream() const {
+    if (session_) session_->close_request_stream(id_);
+}
+
 boost::asio::awaitable<json::value> RequestContext::request_client(std::string_view method, json::object params) const {
     if (stateless())
         throw Error::internal("Requests to the client do not exist in protocol 2026-07-28: return mcp::InputRequired");

@@ -343,6 +343,10 @@ void ServerSession::send_notification(std::string_view method, const json::value
     if (auto connection = connection_.lock()) connection->notify(method, params, SendContext{related});
 }
 
+void ServerSession::close_request_stream(const jsonrpc::RequestId& id) const {
+    if (auto connection = connection_.lock()) connection->transport().close_request_stream(id);
+}
+
 asio::awaitable<jsonrpc::Response> ServerSession::call_client(std::string_view method, json::object params,
                                                               const jsonrpc::RequestId& related,
                                                               const CancellationToken& cancellation) const {

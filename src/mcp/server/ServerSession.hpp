@@ -52,6 +52,7 @@ public:
     boost::asio::awaitable<jsonrpc::Response> call_client(std::string_view method, boost::json::object params,
                                                           const jsonrpc::RequestId& related,
                                                           const CancellationToken& cancellation) const;
+    void close_request_stream(const jsonrpc::RequestId& id) const;
     const ServerState& state() const { return *state_; }
 
 private:

@@ -1,0 +1,34 @@
+#pragma once
+// One TCP connection to the Streamable HTTP endpoint, on one of the HTTP threads: it reads
+// requests (keep-alive), applies the rules that need only the request (path, Host/Origin,
+// content types, the 2026-07-28 headers), decodes the JSON body, hands the request to the
+// McpEndpoint on the Server's thread, and writes what comes back: a status, a JSON body, or an
+// SSE stream.
+
+#include "mcp/transport/StreamableHttpServer.hpp"
+#include "transport/http/McpEndpoint.hpp"
+#include "transport/http/RequestRules.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+
+namespace mcp::http {
+
+/// What every connection shares; read-only once serving, apart from the counters.
+struct Frontend {
+    StreamableHttpServerOptions options;
+    HostPolicy host_policy;
+    boost::asio::io_context::executor_type server_executor;
+    std::shared_ptr<McpEndpoint> endpoint;
+    std::atomic<bool> stopping{false};
+    std::atomic<std::size_t> requests_in_progress{0};
+};
+
+boost::asio::awaitable<void> serve_http_connection(boost::asio::ip::tcp::socket socket,
+                                                   std::shared_ptr<Frontend> frontend,
+                                                   boost::asio::io_context::executor_type executor);
+
+}  // namespace mcp::http

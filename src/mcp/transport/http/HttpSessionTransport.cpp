@@ -1,0 +1,285 @@
+#include "transport/http/HttpSessionTransport.hpp"
+
+#include "mcp/jsonrpc/ErrorCodes.hpp"
+#include "transport/http/HttpErrors.hpp"
+#include "transport/http/RandomId.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace mcp::http {
+namespace asio = boost::asio;
+
+/// One outgoing stream as the session sees it: a POST's answer, or the standalone GET stream.
+/// It outlives the HTTP response it is written to, which may come and go (resumption).
+struct HttpSessionTransport::OutboundStream {
+    std::string id;  ///< empty for stateless exchanges: their events carry no id
+    std::uint64_t next_sequence = 1;
+    std::shared_ptr<ResponseStream> http;  ///< null while the client is away
+    std::vector<jsonrpc::RequestId> request_ids;
+    std::size_t outstanding = 0;  ///< answers still due (a batch counts once)
+    bool events = false;          ///< turned into an SSE stream
+    bool accepts_sse = true;
+    bool priming = false;
+    bool modern = false;
+};
+
+namespace {
+
+std::size_t count_requests(const jsonrpc::Decoded& decoded) {
+    auto is_request = [](const jsonrpc::DecodedItem& item) {
+        if (auto* message = std::get_if<jsonrpc::Message>(&item))
+            return std::holds_alternative<jsonrpc::Request>(*message);
+        return std::get<jsonrpc::DecodeError>(item).id.is_null() == false;
+    };
+    if (!decoded.is_batch) return is_request(decoded.single) ? 1 : 0;
+    std::size_t count = 0;
+    for (const auto& item : decoded.batch) count += is_request(item) ? 1 : 0;
+    return count;
+}
+
+void collect_request_ids(const jsonrpc::DecodedItem& item, std::vector<jsonrpc::RequestId>& ids) {
+    if (auto* message = std::get_if<jsonrpc::Message>(&item)) {
+        if (auto* request = std::get_if<jsonrpc::Request>(message)) ids.push_back(request->id);
+    } else if (const auto& error = std::get<jsonrpc::DecodeError>(item); !error.id.is_null()) {
+        ids.push_back(error.id);
+    }
+}
+
+}  // namespace
+
+HttpSessionTransport::HttpSessionTransport(asio::any_io_executor executor, SessionSettings settings)
+    : executor_(std::move(executor)),
+      settings_(std::move(settings)),
+      reader_wake_(executor_, asio::steady_timer::time_point::max()) {}
+
+HttpSessionTransport::~HttpSessionTransport() = default;
+
+asio::awaitable<TransportRead> HttpSessionTransport::read() {
+    auto self = shared_from_this();
+    while (inbound_.empty() && !closed_) {
+        reader_waiting_ = true;
+        reader_wake_.expires_at(asio::steady_timer::time_point::max());
+        co_await reader_wake_.async_wait(asio::as_tuple(asio::use_awaitable));
+        reader_waiting_ = false;
+    }
+    if (inbound_.empty()) co_return TransportRead{};
+    current_ = std::move(inbound_.front());
+    inbound_.pop_front();
+    TransportRead read;
+    read.kind = TransportRead::Kind::decoded;
+    read.decoded = &current_;
+    co_return read;
+}
+
+void HttpSessionTransport::wake_reader() {
+    if (reader_waiting_) reader_wake_.cancel();
+}
+
+void HttpSessionTransport::deliver(PostExchange exchange) {
+    if (closed_) {
+        if (exchange.http) exchange.http->respond(404, session_not_found_body());
+        return;
+    }
+    std::size_t requests = count_requests(exchange.messages);
+    if (requests == 0) {
+        if (exchange.http) exchange.http->finish();  // 202: notifications and responses need no answer
+    } else {
+        auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
+        stream->accepts_sse = exchange.accepts_sse;
+        if (exchange.messages.is_batch) {
+            for (const auto& item : exchange.messages.batch) collect_request_ids(item, stream->request_ids);
+            batch_streams_.push_back(stream);
+        } else {
+            collect_request_ids(exchange.messages.single, stream->request_ids);
+        }
+        for (const auto& id : stream->request_ids) {
+            if (by_request_.contains(id)) {
+                // The engine would refuse the duplicate; its refusal must not steal the first one's stream.
+                if (exchange.http)
+                    exchange.http->respond(
+                    200, error_body(id, jsonrpc::error_code::invalid_request,
+                                    "Invalid request: id " + id.to_display() +
+                                        " is already in use by a request in flight; use a fresh id"));
+                if (exchange.messages.is_batch) batch_streams_.pop_back();
+                return;
+            }
+        }
+        for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
+        stream->outstanding = 1;
+    }
+    inbound_.push_back(std::move(exchange.messages));
+    wake_reader();
+}
+
+std::shared_ptr<HttpSessionTransport::OutboundStream> HttpSessionTransport::new_stream(
+    const std::shared_ptr<ResponseStream>& http, bool priming, bool modern) {
+    auto stream = std::make_shared<OutboundStream>();
+    stream->http = http;
+    stream->priming = priming;
+    stream->modern = modern;
+    if (!settings_.session_id.empty()) {
+        stream->id = random_hex(8);
+        live_streams_.emplace(stream->id, stream);
+    }
+    return stream;
+}
+
+void HttpSessionTransport::send(std::string_view frame, SendContext context) {
+    if (closed_) return;
+    if (context.response) {
+        std::shared_ptr<OutboundStream> stream;
+        if (context.related_request && !context.related_request->is_null()) {
+            auto it = by_request_.find(*context.related_request);
+            if (it != by_request_.end()) stream = it->second;
+        }
+        if (!stream && !batch_streams_.empty()) {
+            stream = batch_streams_.front();
+            batch_streams_.pop_front();
+        }
+        if (!stream) return;  // nobody waits for it (the exchange was refused)
+        for (const auto& id : stream->request_ids) by_request_.erase(id);
+        std::erase(batch_streams_, stream);
+        answer(stream, frame, context);
+        return;
+    }
+    std::shared_ptr<OutboundStream> stream;
+    if (context.related_request) {
+        auto it = by_request_.find(*context.related_request);
+        if (it != by_request_.end() && it->second->accepts_sse) stream = it->second;
+    }
+    if (!stream) stream = standalone_;
+    if (!stream) return;  // unrelated messages with no GET stream open have nowhere to go
+    emit(*stream, frame);
+}
+
+void HttpSessionTransport::answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame,
+                                  const SendContext& context) {
+    if (stream->outstanding > 0) --stream->outstanding;
+    if (!stream->events && stream->outstanding == 0) {
+        // The common case: nothing came before the answer, so it goes out as plain JSON.
+        int status = stream->modern ? modern_error_status(context.error_code) : 200;
+        if (stream->http) stream->http->respond(status, std::string(frame));
+        stream->http.reset();
+        end_stream(*stream);
+        return;
+    }
+    emit(*stream, frame);
+    if (stream->outstanding == 0) end_stream(*stream);
+}
+
+void HttpSessionTransport::start_events(OutboundStream& stream) {
+    stream.events = true;
+    if (!stream.http) return;
+    stream.http->start_events();
+    if (stream.priming && !stream.id.empty()) {
+        // The priming event gives the client an id to resume from before anything else is sent.
+        std::uint64_t sequence = stream.next_sequence++;
+        stream.http->push_event(stream.id + "_" + std::to_string(sequence), "", settings_.retry);
+    }
+}
+
+void HttpSessionTransport::emit(OutboundStream& stream, std::string_view frame) {
+    if (!stream.events) start_events(stream);
+    std::string event_id;
+    if (!stream.id.empty()) {
+        std::uint64_t sequence = stream.next_sequence++;
+        event_id = stream.id + "_" + std::to_string(sequence);
+        settings_.store->append_event(settings_.session_id, stream.id, sequence, frame, settings_.max_events);
+    }
+    if (stream.http) stream.http->push_event(event_id, frame);
+}
+
+void HttpSessionTransport::end_stream(OutboundStream& stream) {
+    if (stream.http) stream.http->finish();
+    stream.http.reset();
+    if (!stream.id.empty()) live_streams_.erase(stream.id);
+    if (settings_.session_id.empty() && by_request_.empty() && batch_streams_.empty() && on_finished) {
+        auto finished = std::move(on_finished);
+        on_finished = nullptr;
+        finished();
+    }
+}
+
+void HttpSessionTransport::close_request_stream(const jsonrpc::RequestId& id) {
+    auto it = by_request_.find(id);
+    if (it == by_request_.end() || settings_.session_id.empty()) return;
+    auto& stream = *it->second;
+    if (!stream.http) return;
+    // Give the client an event id first, so it can come back for the rest.
+    if (!stream.events) start_events(stream);
+    stream.http->finish();
+    stream.http.reset();
+}
+
+bool HttpSessionTransport::open_standalone(const std::shared_ptr<ResponseStream>& http, bool priming) {
+    if (standalone_ && standalone_->http && !standalone_->http->client_gone()) return false;
+    if (!standalone_) standalone_ = new_stream(http, priming, false);
+    standalone_->http = http;
+    standalone_->priming = priming;
+    start_events(*standalone_);
+    return true;
+}
+
+bool HttpSessionTransport::resume(const std::string& stream_id, std::uint64_t after,
+                                  const std::shared_ptr<ResponseStream>& http) {
+    auto events = settings_.store->events_after(settings_.session_id, stream_id, after);
+    auto live = live_streams_.find(stream_id);
+    if (live == live_streams_.end() && events.empty()) return false;
+    http->start_events();
+    for (const auto& event : events)
+        http->push_event(stream_id + "_" + std::to_string(event.sequence), event.data);
+    if (live == live_streams_.end()) {
+        http->finish();  // the stream ended (or lived elsewhere): what was logged is all there is
+        return true;
+    }
+    auto& stream = *live->second;
+    if (stream.http && stream.http != http) stream.http->finish();
+    stream.http = http;
+    stream.events = true;
+    return true;
+}
+
+void HttpSessionTransport::client_left(const std::shared_ptr<ResponseStream>& http) {
+    auto detach = [&](const std::shared_ptr<OutboundStream>& stream) {
+        if (stream && stream->http == http) stream->http.reset();
+    };
+    for (auto& [id, stream] : by_request_) detach(stream);
+    for (auto& [id, stream] : live_streams_) detach(stream);
+    detach(standalone_);
+    if (settings_.session_id.empty()) {
+        // Stateless: closing the response is how a 2026 client cancels.
+        close();
+        if (on_finished) {
+            auto finished = std::move(on_finished);
+            on_finished = nullptr;
+            finished();
+        }
+    }
+}
+
+bool HttpSessionTransport::idle() const {
+    return by_request_.empty() && batch_streams_.empty() && !(standalone_ && standalone_->http);
+}
+
+void HttpSessionTransport::close() {
+    if (closed_) return;
+    closed_ = true;
+    wake_reader();
+    auto end = [](const std::shared_ptr<OutboundStream>& stream) {
+        if (stream && stream->http) {
+            stream->http->respond(404, session_not_found_body());  // no effect once streaming
+            stream->http->finish();
+            stream->http.reset();
+        }
+    };
+    for (auto& [id, stream] : by_request_) end(stream);
+    for (auto& [id, stream] : live_streams_) end(stream);
+    end(standalone_);
+    by_request_.clear();
+    batch_streams_.clear();
+    live_streams_.clear();
+    standalone_.reset();
+}
+
+}  // namespace mcp::http

@@ -1,0 +1,94 @@
+#pragma once
+// The Transport a Server sees for one Streamable HTTP session (2025 era), or for one stateless
+// POST (2026-07-28). Inbound messages arrive already decoded from the HTTP side; outgoing frames
+// are routed to the HTTP response they belong to:
+// - a response goes to the POST that carried its request;
+// - a notification or request made on behalf of a request goes on that POST's stream too,
+//   turning it from a JSON answer into an SSE stream;
+// - anything else goes on the session's standalone GET stream.
+// Session streams number their events and log them in the SessionStore, so a client that lost a
+// stream (or was told to go away: SSE polling) resumes it with Last-Event-ID.
+//
+// Everything here runs on the Server's thread.
+
+#include "mcp/jsonrpc/Codec.hpp"
+#include "mcp/transport/SessionStore.hpp"
+#include "mcp/transport/Transport.hpp"
+#include "transport/http/ResponseStream.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <deque>
+#include <functional>
+#include <unordered_map>
+
+namespace mcp::http {
+
+struct SessionSettings {
+    std::string session_id;  ///< empty: a stateless exchange (no ids, no log, no standalone stream)
+    std::shared_ptr<SessionStore> store;
+    std::size_t max_events = 1024;
+    std::chrono::milliseconds retry{1000};
+};
+
+/// What a POST hands to the session.
+struct PostExchange {
+    jsonrpc::Decoded messages;
+    std::shared_ptr<ResponseStream> http;
+    bool accepts_sse = true;
+    bool priming = false;  ///< start SSE streams with an id-only event carrying `retry` (2025-11-25 on)
+    bool modern = false;   ///< 2026-07-28: some error codes become HTTP statuses
+};
+
+class HttpSessionTransport : public Transport, public std::enable_shared_from_this<HttpSessionTransport> {
+public:
+    HttpSessionTransport(boost::asio::any_io_executor executor, SessionSettings settings);
+    ~HttpSessionTransport() override;
+
+    boost::asio::awaitable<TransportRead> read() override;
+    void send(std::string_view frame, SendContext context) override;
+    void close() override;
+    void close_request_stream(const jsonrpc::RequestId& id) override;
+    boost::asio::any_io_executor executor() const override { return executor_; }
+
+    /// Hands over a POST. Its requests are answered on `exchange.http`; a POST without requests
+    /// gets 202 at once.
+    void deliver(PostExchange exchange);
+    /// Opens the standalone GET stream. False if one is already open.
+    bool open_standalone(const std::shared_ptr<ResponseStream>& http, bool priming);
+    /// Resumes a stream after event `after`, replaying what the client missed. False if the
+    /// stream is unknown here and in the store.
+    bool resume(const std::string& stream_id, std::uint64_t after, const std::shared_ptr<ResponseStream>& http);
+    /// The client dropped `http`; what follows for it is only logged.
+    void client_left(const std::shared_ptr<ResponseStream>& http);
+    /// No request in flight and no stream open.
+    bool idle() const;
+    bool closed() const { return closed_; }
+    const std::string& session_id() const { return settings_.session_id; }
+    /// Called (once) when a stateless exchange has answered everything, or its client left.
+    std::function<void()> on_finished;
+
+private:
+    struct OutboundStream;
+
+    std::shared_ptr<OutboundStream> new_stream(const std::shared_ptr<ResponseStream>& http, bool priming, bool modern);
+    void emit(OutboundStream& stream, std::string_view frame);
+    void start_events(OutboundStream& stream);
+    void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const SendContext& context);
+    void end_stream(OutboundStream& stream);
+    void wake_reader();
+
+    boost::asio::any_io_executor executor_;
+    SessionSettings settings_;
+    std::deque<jsonrpc::Decoded> inbound_;
+    jsonrpc::Decoded current_;
+    boost::asio::steady_timer reader_wake_;
+    bool reader_waiting_ = false;
+    bool closed_ = false;
+    std::unordered_map<jsonrpc::RequestId, std::shared_ptr<OutboundStream>> by_request_;
+    std::deque<std::shared_ptr<OutboundStream>> batch_streams_;  ///< POSTs waiting for a batch reply
+    std::unordered_map<std::string, std::shared_ptr<OutboundStream>> live_streams_;  ///< by stream id
+    std::shared_ptr<OutboundStream> standalone_;
+};
+
+}  // namespace mcp::http

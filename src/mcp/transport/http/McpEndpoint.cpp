@@ -1,0 +1,319 @@
+#include "transport/http/McpEndpoint.hpp"
+
+#include "mcp/jsonrpc/ErrorCodes.hpp"
+#include "mcp/protocol/Versions.hpp"
+#include "transport/http/HttpErrors.hpp"
+#include "transport/http/RandomId.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+namespace mcp::http {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+namespace {
+
+const jsonrpc::Request* single_request(const jsonrpc::Decoded& decoded) {
+    if (decoded.is_batch) return nullptr;
+    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+    return message ? std::get_if<jsonrpc::Request>(message) : nullptr;
+}
+
+/// Messages that change a session's state, which another instance must replay to rebuild it.
+bool shapes_session(const jsonrpc::Message& message) {
+    std::string_view method;
+    if (auto* request = std::get_if<jsonrpc::Request>(&message)) method = request->method;
+    if (auto* notification = std::get_if<jsonrpc::Notification>(&message)) method = notification->method;
+    return method == "logging/setLevel" || method == "resources/subscribe" || method == "resources/unsubscribe" ||
+           method == "notifications/initialized";
+}
+
+std::string requested_version(const jsonrpc::Request& initialize) {
+    if (auto* params = initialize.params.if_object())
+        if (auto* version = params->if_contains("protocolVersion"); version && version->is_string())
+            return std::string(version->as_string());
+    return {};
+}
+
+}  // namespace
+
+McpEndpoint::McpEndpoint(Server& server, asio::io_context& io, const StreamableHttpServerOptions& options)
+    : server_(server), io_(io), options_(options), store_(options.store), sweep_timer_(io) {
+    if (!store_) store_ = make_memory_session_store();
+}
+
+void McpEndpoint::start() { schedule_sweep(); }
+
+void McpEndpoint::handle(EndpointRequest request) {
+    if (shut_down_) {
+        request.http->respond(503, error_body(jsonrpc::RequestId(), jsonrpc::error_code::internal_error,
+                                              "The server is shutting down; retry against another instance"));
+        return;
+    }
+    switch (request.verb) {
+    case EndpointRequest::Verb::post:
+        if (request.modern) {
+            post_stateless(request);
+        } else {
+            post_stateful(request);
+        }
+        break;
+    case EndpointRequest::Verb::get:
+        get(request);
+        break;
+    case EndpointRequest::Verb::remove:
+        remove(request);
+        break;
+    }
+}
+
+bool McpEndpoint::priming_for(const EndpointRequest& request, std::string_view session_version) const {
+    // The priming event (an id with empty data) confuses clients older than 2025-11-25.
+    std::string_view version = request.version_header.empty() ? session_version : request.version_header;
+    return version >= versions::v2025_11_25;
+}
+
+void McpEndpoint::post_stateful(EndpointRequest& request) {
+    const jsonrpc::Request* initialize = single_request(request.messages);
+    if (initialize && initialize->method != "initialize") initialize = nullptr;
+    std::shared_ptr<HttpSessionTransport> transport;
+    std::string version;
+    if (initialize) {
+        if (!request.session_id.empty()) {
+            request.http->respond(400, error_body(initialize->id, jsonrpc::error_code::invalid_request,
+                                                  "initialize must be sent without Mcp-Session-Id: it starts a "
+                                                  "new session"));
+            return;
+        }
+        std::string id = random_hex(16);
+        std::string message;
+        jsonrpc::encode(message, std::get<jsonrpc::Message>(request.messages.single));
+        if (!store_->create(id, message, options_.max_sessions, options_.session_idle_timeout)) {
+            request.http->respond(503, error_body(initialize->id, jsonrpc::error_code::internal_error,
+                                                  "Too many sessions (limit " + std::to_string(options_.max_sessions) +
+                                                      "); end unused ones with DELETE or retry later"));
+            return;
+        }
+        version = requested_version(*initialize);
+        transport = start_session(id);
+        sessions_[id].version = version;
+        request.http->set_session_id(id);
+    } else {
+        if (request.session_id.empty()) {
+            auto* first = single_request(request.messages);
+            request.http->respond(400, error_body(first ? first->id : jsonrpc::RequestId(),
+                                                  jsonrpc::error_code::invalid_request,
+                                                  "Mcp-Session-Id header is required: send initialize first and "
+                                                  "echo the session id it returns"));
+            return;
+        }
+        transport = find_session(request.session_id);
+        if (!transport) {
+            request.http->respond(404, session_not_found_body());
+            return;
+        }
+        auto& live = sessions_[request.session_id];
+        version = live.version;
+        live.last_seen = std::chrono::steady_clock::now();
+        store_->touch(request.session_id);
+        auto record = [&](const jsonrpc::DecodedItem& item) {
+            if (auto* message = std::get_if<jsonrpc::Message>(&item); message && shapes_session(*message)) {
+                std::string text;
+                jsonrpc::encode(text, *message);
+                store_->append_setup(request.session_id, text);
+            }
+        };
+        if (request.messages.is_batch) {
+            for (const auto& item : request.messages.batch) record(item);
+        } else {
+            record(request.messages.single);
+        }
+    }
+    watch_client(transport, request.http);
+    PostExchange exchange{std::move(request.messages), request.http, request.accepts_sse, priming_for(request, version),
+                          false};
+    transport->deliver(std::move(exchange));
+}
+
+void McpEndpoint::post_stateless(EndpointRequest& request) {
+    auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), SessionSettings{{}, store_, 0, {}});
+    exchanges_.insert(transport);
+    std::weak_ptr<McpEndpoint> weak_self = weak_from_this();
+    std::weak_ptr<HttpSessionTransport> weak_transport = transport;
+    transport->on_finished = [weak_self, weak_transport] {
+        auto self = weak_self.lock();
+        auto finished = weak_transport.lock();
+        if (!finished) return;
+        finished->close();
+        if (self) self->exchanges_.erase(finished);
+    };
+    asio::co_spawn(io_, server_.serve(transport), asio::detached);
+    watch_client(transport, request.http);
+    PostExchange exchange{std::move(request.messages), request.http, request.accepts_sse, false, true};
+    transport->deliver(std::move(exchange));
+    // Notifications alone were answered with 202 and leave nothing in flight.
+    if (transport->idle() && transport->on_finished) {
+        auto finished = std::move(transport->on_finished);
+        transport->on_finished = nullptr;
+        finished();
+    }
+}
+
+void McpEndpoint::get(EndpointRequest& request) {
+    if (request.session_id.empty()) {
+        if (request.modern || versions::is_stateless(request.version_header)) {
+            request.http->respond(405, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                                  "GET is not used in protocol 2026-07-28: server messages come "
+                                                  "on the response to subscriptions/listen"));
+        } else {
+            request.http->respond(400, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                                  "Mcp-Session-Id header is required to open the GET stream"));
+        }
+        return;
+    }
+    auto transport = find_session(request.session_id);
+    if (!transport) {
+        request.http->respond(404, session_not_found_body());
+        return;
+    }
+    auto& live = sessions_[request.session_id];
+    live.last_seen = std::chrono::steady_clock::now();
+    store_->touch(request.session_id);
+    watch_client(transport, request.http);
+    if (!request.last_event_id.empty()) {
+        // Event ids are "<stream>_<sequence>".
+        auto separator = request.last_event_id.rfind('_');
+        std::uint64_t after = 0;
+        bool valid = separator != std::string::npos && separator > 0;
+        if (valid) {
+            try {
+                after = std::stoull(request.last_event_id.substr(separator + 1));
+            } catch (const std::exception&) {
+                valid = false;
+            }
+        }
+        if (!valid || !transport->resume(request.last_event_id.substr(0, separator), after, request.http)) {
+            request.http->respond(404, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                                  "Unknown Last-Event-ID \"" + request.last_event_id +
+                                                      "\": the stream ended or its events expired"));
+        }
+        return;
+    }
+    if (!transport->open_standalone(request.http, priming_for(request, live.version))) {
+        request.http->respond(409, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                              "This session already has a GET stream open; only one is allowed"));
+    }
+}
+
+void McpEndpoint::remove(EndpointRequest& request) {
+    if (request.session_id.empty()) {
+        request.http->respond(request.modern || versions::is_stateless(request.version_header) ? 405 : 400,
+                              error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                         "Mcp-Session-Id header is required to end a session"));
+        return;
+    }
+    bool known = sessions_.contains(request.session_id);
+    bool stored = store_->remove(request.session_id);
+    if (!known && !stored) {
+        request.http->respond(404, session_not_found_body());
+        return;
+    }
+    end_session(request.session_id);
+    request.http->respond(200, "");
+}
+
+std::shared_ptr<HttpSessionTransport> McpEndpoint::start_session(const std::string& id) {
+    SessionSettings settings{id, store_, options_.max_events_per_session, options_.sse_retry};
+    auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), std::move(settings));
+    sessions_[id] = LiveSession{transport, {}, std::chrono::steady_clock::now()};
+    asio::co_spawn(io_, server_.serve(transport), asio::detached);
+    return transport;
+}
+
+std::shared_ptr<HttpSessionTransport> McpEndpoint::find_session(const std::string& id) {
+    if (auto it = sessions_.find(id); it != sessions_.end()) {
+        if (!it->second.transport->closed()) return it->second.transport;
+        sessions_.erase(it);
+        return nullptr;
+    }
+    // Another instance may have started it: rebuild it from its setup messages.
+    auto setup = store_->load(id);
+    if (!setup || setup->empty()) return nullptr;
+    auto transport = start_session(id);
+    jsonrpc::Decoder decoder;
+    int replayed = 0;
+    for (const auto& text : *setup) {
+        auto decoded = decoder.decode(text);
+        if (decoded.is_batch) continue;
+        auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+        if (!message) continue;
+        if (auto* request = std::get_if<jsonrpc::Request>(message)) {
+            if (request->method == "initialize") sessions_[id].version = requested_version(*request);
+            // Fresh ids, so a replayed request can never collide with the client's own.
+            request->id = jsonrpc::RequestId("mcpkit-restore-" + std::to_string(++replayed));
+        }
+        transport->deliver(PostExchange{std::move(decoded), nullptr, false, false, false});
+    }
+    return transport;
+}
+
+void McpEndpoint::end_session(const std::string& id) {
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return;
+    auto transport = it->second.transport;
+    sessions_.erase(it);
+    transport->close();
+}
+
+void McpEndpoint::watch_client(const std::shared_ptr<HttpSessionTransport>& transport,
+                               const std::shared_ptr<ResponseStream>& http) {
+    std::weak_ptr<HttpSessionTransport> weak_transport = transport;
+    std::weak_ptr<ResponseStream> weak_http = http;
+    http->on_client_gone = [weak_transport, weak_http] {
+        auto transport = weak_transport.lock();
+        auto http = weak_http.lock();
+        if (transport && http) transport->client_left(http);
+    };
+}
+
+void McpEndpoint::schedule_sweep() {
+    auto period = std::max<std::chrono::steady_clock::duration>(
+        std::min<std::chrono::steady_clock::duration>(options_.session_idle_timeout / 4, std::chrono::seconds(30)),
+        std::chrono::milliseconds(100));
+    sweep_timer_.expires_after(period);
+    sweep_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->shut_down_) return;
+        auto now = std::chrono::steady_clock::now();
+        std::vector<std::string> expired;
+        for (const auto& [id, live] : self->sessions_) {
+            if (live.transport->closed() ||
+                (live.transport->idle() && now - live.last_seen >= self->options_.session_idle_timeout))
+                expired.push_back(id);
+        }
+        // Only this instance's copy ends: the store expires the session itself when no instance
+        // has touched it for the idle timeout.
+        for (const auto& id : expired) self->end_session(id);
+        self->schedule_sweep();
+    });
+}
+
+void McpEndpoint::shutdown() {
+    shut_down_ = true;
+    sweep_timer_.cancel();
+    auto sessions = std::move(sessions_);
+    sessions_.clear();
+    for (auto& [id, live] : sessions) live.transport->close();
+    auto exchanges = std::move(exchanges_);
+    exchanges_.clear();
+    for (const auto& exchange : exchanges) exchange->close();
+}
+
+bool McpEndpoint::busy() const {
+    for (const auto& [id, live] : sessions_)
+        if (!live.transport->idle()) return true;
+    return !exchanges_.empty();
+}
+
+}  // namespace mcp::http

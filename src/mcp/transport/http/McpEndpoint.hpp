@@ -1,0 +1,71 @@
+#pragma once
+// The MCP side of the Streamable HTTP endpoint, on the Server's thread: it owns the sessions
+// (2025 era) and the stateless exchanges (2026-07-28), and turns each POST, GET and DELETE that an
+// HTTP connection hands over into work for a Server session, answered through a ResponseStream.
+
+#include "mcp/server/Server.hpp"
+#include "mcp/transport/StreamableHttpServer.hpp"
+#include "transport/http/HttpSessionTransport.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace mcp::http {
+
+/// One request, as the HTTP connection hands it over (already checked and decoded).
+struct EndpointRequest {
+    enum class Verb { post, get, remove };
+    Verb verb = Verb::post;
+    bool modern = false;          ///< 2026-07-28, stateless
+    std::string session_id;       ///< Mcp-Session-Id, if sent
+    std::string version_header;   ///< MCP-Protocol-Version, if sent
+    std::string last_event_id;    ///< Last-Event-ID, if sent
+    bool accepts_sse = true;
+    jsonrpc::Decoded messages;    ///< POST body
+    std::shared_ptr<ResponseStream> http;
+};
+
+class McpEndpoint : public std::enable_shared_from_this<McpEndpoint> {
+public:
+    McpEndpoint(Server& server, boost::asio::io_context& io, const StreamableHttpServerOptions& options);
+
+    void start();
+    void handle(EndpointRequest request);
+    /// Ends every session and exchange; afterwards every request gets 503.
+    void shutdown();
+    /// Requests still being answered.
+    bool busy() const;
+
+private:
+    void post_stateful(EndpointRequest& request);
+    void post_stateless(EndpointRequest& request);
+    void get(EndpointRequest& request);
+    void remove(EndpointRequest& request);
+    std::shared_ptr<HttpSessionTransport> start_session(const std::string& id);
+    /// The session here, or one this instance rebuilds from the store; null if it does not exist.
+    std::shared_ptr<HttpSessionTransport> find_session(const std::string& id);
+    void end_session(const std::string& id);
+    void watch_client(const std::shared_ptr<HttpSessionTransport>& transport,
+                      const std::shared_ptr<ResponseStream>& http);
+    void schedule_sweep();
+    bool priming_for(const EndpointRequest& request, std::string_view session_version) const;
+
+    Server& server_;
+    boost::asio::io_context& io_;
+    const StreamableHttpServerOptions& options_;
+    std::shared_ptr<SessionStore> store_;
+    struct LiveSession {
+        std::shared_ptr<HttpSessionTransport> transport;
+        std::string version;  ///< what initialize asked for
+        std::chrono::steady_clock::time_point last_seen;
+    };
+    std::unordered_map<std::string, LiveSession> sessions_;
+    std::unordered_set<std::shared_ptr<HttpSessionTransport>> exchanges_;
+    boost::asio::steady_timer sweep_timer_;
+    bool shut_down_ = false;
+};
+
+}  // namespace mcp::http

@@ -1,0 +1,116 @@
+// The default SessionStore: a map in this process, with the same expiry and limits a shared
+// store enforces.
+
+#include "mcp/transport/SessionStore.hpp"
+
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
+namespace mcp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct StreamEvent {
+    std::string stream;
+    StoredEvent event;
+};
+
+struct SessionEntry {
+    std::vector<std::string> setup;
+    std::chrono::seconds idle_timeout{0};
+    Clock::time_point expires;
+    std::deque<StreamEvent> events;
+};
+
+class MemorySessionStore final : public SessionStore {
+public:
+    bool create(const std::string& session, std::string_view initialize_message, std::size_t max_sessions,
+                std::chrono::seconds idle_timeout) override {
+        std::lock_guard lock(mutex_);
+        purge_expired();
+        if (sessions_.size() >= max_sessions || sessions_.contains(session)) return false;
+        auto& entry = sessions_[session];
+        entry.setup.emplace_back(initialize_message);
+        entry.idle_timeout = idle_timeout;
+        entry.expires = Clock::now() + idle_timeout;
+        return true;
+    }
+
+    std::optional<std::vector<std::string>> load(const std::string& session) override {
+        std::lock_guard lock(mutex_);
+        auto* entry = live(session);
+        if (!entry) return std::nullopt;
+        return entry->setup;
+    }
+
+    void append_setup(const std::string& session, std::string_view message) override {
+        std::lock_guard lock(mutex_);
+        if (auto* entry = live(session)) entry->setup.emplace_back(message);
+    }
+
+    bool touch(const std::string& session) override {
+        std::lock_guard lock(mutex_);
+        auto* entry = live(session);
+        if (!entry) return false;
+        entry->expires = Clock::now() + entry->idle_timeout;
+        return true;
+    }
+
+    bool remove(const std::string& session) override {
+        std::lock_guard lock(mutex_);
+        return sessions_.erase(session) > 0;
+    }
+
+    std::size_t count() override {
+        std::lock_guard lock(mutex_);
+        purge_expired();
+        return sessions_.size();
+    }
+
+    void append_event(const std::string& session, const std::string& stream, std::uint64_t sequence,
+                      std::string_view data, std::size_t max_events) override {
+        std::lock_guard lock(mutex_);
+        auto* entry = live(session);
+        if (!entry) return;
+        entry->events.push_back(StreamEvent{stream, StoredEvent{sequence, std::string(data)}});
+        while (entry->events.size() > max_events) entry->events.pop_front();
+    }
+
+    std::vector<StoredEvent> events_after(const std::string& session, const std::string& stream,
+                                          std::uint64_t after_sequence) override {
+        std::lock_guard lock(mutex_);
+        std::vector<StoredEvent> found;
+        if (auto* entry = live(session)) {
+            for (const auto& item : entry->events)
+                if (item.stream == stream && item.event.sequence > after_sequence) found.push_back(item.event);
+        }
+        return found;
+    }
+
+private:
+    SessionEntry* live(const std::string& session) {
+        auto it = sessions_.find(session);
+        if (it == sessions_.end()) return nullptr;
+        if (it->second.expires <= Clock::now()) {
+            sessions_.erase(it);
+            return nullptr;
+        }
+        return &it->second;
+    }
+
+    void purge_expired() {
+        auto now = Clock::now();
+        std::erase_if(sessions_, [now](const auto& item) { return item.second.expires <= now; });
+    }
+
+    std::mutex mutex_;
+    std::unordered_map<std::string, SessionEntry> sessions_;
+};
+
+}  // namespace
+
+std::shared_ptr<SessionStore> make_memory_session_store() { return std::make_shared<MemorySessionStore>(); }
+
+}  // namespace mcp

@@ -1,0 +1,194 @@
+#include "transport/http/RequestRules.hpp"
+
+#include "mcp/protocol/Versions.hpp"
+
+#include <boost/url/parse.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace mcp::http {
+namespace json = boost::json;
+
+namespace {
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool is_loopback(std::string_view address) {
+    return address == "127.0.0.1" || address == "::1" || address == "localhost" || address.starts_with("127.");
+}
+
+/// "example.com:8080" → "example.com"; "[::1]:3000" → "[::1]".
+std::string_view host_without_port(std::string_view host) {
+    if (host.starts_with('[')) {
+        auto close = host.find(']');
+        return close == std::string_view::npos ? host : host.substr(0, close + 1);
+    }
+    auto colon = host.rfind(':');
+    return colon == std::string_view::npos ? host : host.substr(0, colon);
+}
+
+const json::value* find_meta_field(const jsonrpc::Decoded& decoded, std::string_view key) {
+    if (decoded.is_batch) return nullptr;
+    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+    if (!message) return nullptr;
+    const json::value* params = nullptr;
+    if (auto* request = std::get_if<jsonrpc::Request>(message)) params = &request->params;
+    if (auto* notification = std::get_if<jsonrpc::Notification>(message)) params = &notification->params;
+    if (!params || !params->is_object()) return nullptr;
+    auto* meta = params->as_object().if_contains("_meta");
+    if (!meta || !meta->is_object()) return nullptr;
+    return meta->as_object().if_contains(key);
+}
+
+const json::object* single_params(const jsonrpc::Decoded& decoded) {
+    if (decoded.is_batch) return nullptr;
+    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+    if (!message) return nullptr;
+    if (auto* request = std::get_if<jsonrpc::Request>(message))
+        return request->params.is_object() ? &request->params.as_object() : nullptr;
+    if (auto* notification = std::get_if<jsonrpc::Notification>(message))
+        return notification->params.is_object() ? &notification->params.as_object() : nullptr;
+    return nullptr;
+}
+
+bool is_base64_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/'; }
+
+int base64_value(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    return c == '+' ? 62 : 63;
+}
+
+/// Strict Base64: the alphabet, a length that is a multiple of 4, '=' only as trailing padding.
+std::optional<std::string> decode_base64_strict(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    std::size_t padding = 0;
+    while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
+    std::string_view body = text.substr(0, text.size() - padding);
+    if (!std::all_of(body.begin(), body.end(), is_base64_char)) return std::nullopt;
+    std::string out;
+    std::uint32_t accumulator = 0;
+    int bits = 0;
+    for (char c : body) {
+        accumulator = (accumulator << 6) | static_cast<std::uint32_t>(base64_value(c));
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((accumulator >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+HostPolicy make_host_policy(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
+                            const std::vector<std::string>& allowed_origins) {
+    HostPolicy policy;
+    for (const auto& host : allowed_hosts) policy.hosts.push_back(lowercase(host));
+    if (policy.hosts.empty() && is_loopback(bind_address)) policy.hosts = {"localhost", "127.0.0.1", "[::1]"};
+    for (const auto& origin : allowed_origins) policy.origins.push_back(lowercase(origin));
+    return policy;
+}
+
+std::optional<std::string> check_host_and_origin(const HostPolicy& policy, std::string_view host,
+                                                 std::optional<std::string_view> origin) {
+    if (policy.hosts.empty()) return std::nullopt;
+    std::string host_name = lowercase(host_without_port(host));
+    if (std::find(policy.hosts.begin(), policy.hosts.end(), host_name) == policy.hosts.end())
+        return "Invalid Host: " + std::string(host) + " is not served here (DNS rebinding protection)";
+    if (!origin) return std::nullopt;
+    std::string origin_text = lowercase(*origin);
+    if (std::find(policy.origins.begin(), policy.origins.end(), origin_text) != policy.origins.end())
+        return std::nullopt;
+    auto url = boost::urls::parse_absolute_uri(origin_text);
+    if (url && (url->scheme() == "http" || url->scheme() == "https")) {
+        std::string origin_host(url->encoded_host_and_port());
+        if (std::find(policy.hosts.begin(), policy.hosts.end(), lowercase(host_without_port(origin_host))) !=
+            policy.hosts.end())
+            return std::nullopt;
+    }
+    return "Invalid Origin: " + std::string(*origin) + " may not call this server (DNS rebinding protection)";
+}
+
+bool is_modern_request(bool has_session_id, std::string_view version_header, bool has_meta_version) {
+    if (has_session_id) return false;
+    if (version_header.empty() && !has_meta_version) return false;
+    if (versions::is_stateful(version_header) && !has_meta_version) return false;
+    return true;
+}
+
+std::optional<std::string_view> meta_protocol_version(const jsonrpc::Decoded& decoded) {
+    auto* version = find_meta_field(decoded, "io.modelcontextprotocol/protocolVersion");
+    if (!version || !version->is_string()) return std::nullopt;
+    return std::string_view(version->as_string());
+}
+
+std::string_view single_method(const jsonrpc::Decoded& decoded) {
+    if (decoded.is_batch) return {};
+    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+    if (!message) return {};
+    if (auto* request = std::get_if<jsonrpc::Request>(message)) return request->method;
+    if (auto* notification = std::get_if<jsonrpc::Notification>(message)) return notification->method;
+    return {};
+}
+
+std::string_view trim_ows(std::string_view value) {
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    return value;
+}
+
+std::optional<std::string> decode_header_value(std::string_view value) {
+    constexpr std::string_view prefix = "=?base64?";
+    constexpr std::string_view suffix = "?=";
+    if (value.size() < prefix.size() + suffix.size() || !value.starts_with(prefix) || !value.ends_with(suffix))
+        return std::string(value);
+    return decode_base64_strict(value.substr(prefix.size(), value.size() - prefix.size() - suffix.size()));
+}
+
+std::optional<HeaderProblem> check_standard_headers(const jsonrpc::Decoded& decoded,
+                                                    std::optional<std::string_view> version_header,
+                                                    std::optional<std::string_view> method_header,
+                                                    std::optional<std::string_view> name_header) {
+    auto meta_version = meta_protocol_version(decoded);
+    if (!version_header)
+        return HeaderProblem{"Missing MCP-Protocol-Version header: send it with the same value as "
+                             "params._meta[\"io.modelcontextprotocol/protocolVersion\"]"};
+    if (meta_version && trim_ows(*version_header) != *meta_version)
+        return HeaderProblem{"MCP-Protocol-Version header \"" + std::string(*version_header) +
+                             "\" does not match params._meta protocolVersion \"" + std::string(*meta_version) + "\""};
+    std::string_view method = single_method(decoded);
+    if (method.empty()) return std::nullopt;  // not a single request: the engine answers it
+    if (!method_header)
+        return HeaderProblem{"Missing Mcp-Method header: send it with the body's method \"" + std::string(method) + "\""};
+    if (trim_ows(*method_header) != method)
+        return HeaderProblem{"Mcp-Method header \"" + std::string(*method_header) + "\" does not match the body's method \"" +
+                             std::string(method) + "\""};
+    std::string_view name_field;
+    if (method == "tools/call" || method == "prompts/get") name_field = "name";
+    else if (method == "resources/read") name_field = "uri";
+    else if (method.starts_with("tasks/") && method != "tasks/list") name_field = "taskId";
+    if (name_field.empty()) return std::nullopt;
+    const json::object* params = single_params(decoded);
+    const json::value* name = params ? params->if_contains(name_field) : nullptr;
+    if (!name || !name->is_string()) return std::nullopt;  // the engine reports the missing field
+    if (!name_header)
+        return HeaderProblem{"Missing Mcp-Name header: send it with params." + std::string(name_field) + " (\"" +
+                             std::string(name->as_string()) + "\")"};
+    auto decoded_name = decode_header_value(trim_ows(*name_header));
+    if (!decoded_name)
+        return HeaderProblem{"Mcp-Name header is not valid =?base64?…?= (strict Base64 with padding is required)"};
+    if (*decoded_name != name->as_string())
+        return HeaderProblem{"Mcp-Name header \"" + std::string(*name_header) + "\" does not match params." +
+                             std::string(name_field) + " \"" + std::string(name->as_string()) + "\""};
+    return std::nullopt;
+}
+
+}  // namespace mcp::http

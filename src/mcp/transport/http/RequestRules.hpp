@@ -1,0 +1,58 @@
+#pragma once
+// The Streamable HTTP rules that need only the request itself: DNS rebinding protection, which
+// protocol era a POST belongs to, and the 2026-07-28 standard headers (Mcp-Method, Mcp-Name).
+// Pure functions, so they are tested without a socket.
+
+#include "mcp/jsonrpc/Codec.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp::http {
+
+struct HostPolicy {
+    /// Host names accepted, lowercase, without port. Empty: any.
+    std::vector<std::string> hosts;
+    /// Origins accepted besides http(s)://<accepted host>[:port].
+    std::vector<std::string> origins;
+};
+
+/// The policy for a server bound to `bind_address` with these extra names.
+HostPolicy make_host_policy(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
+                            const std::vector<std::string>& allowed_origins);
+
+/// Why a request fails DNS rebinding protection, or nothing if it passes. A missing Origin is fine
+/// (non-browser clients send none); a missing Host is not.
+std::optional<std::string> check_host_and_origin(const HostPolicy& policy, std::string_view host,
+                                                 std::optional<std::string_view> origin);
+
+/// Whether a POST is served in the 2026-07-28 (stateless) era rather than the session era.
+/// `meta_version` is params._meta["io.modelcontextprotocol/protocolVersion"] when it is a string.
+bool is_modern_request(bool has_session_id, std::string_view version_header, bool has_meta_version);
+
+/// params._meta["io.modelcontextprotocol/protocolVersion"] of a single request, if present.
+std::optional<std::string_view> meta_protocol_version(const jsonrpc::Decoded& decoded);
+/// The method of a single message, or empty.
+std::string_view single_method(const jsonrpc::Decoded& decoded);
+
+/// A 2026-07-28 header problem: what to tell the client (error -32020, HTTP 400).
+struct HeaderProblem {
+    std::string message;
+};
+
+/// Checks MCP-Protocol-Version against _meta, Mcp-Method against the body, and Mcp-Name against
+/// the name, uri or taskId the method addresses. Header values arrive as sent (OWS is trimmed here).
+std::optional<HeaderProblem> check_standard_headers(const jsonrpc::Decoded& decoded,
+                                                    std::optional<std::string_view> version_header,
+                                                    std::optional<std::string_view> method_header,
+                                                    std::optional<std::string_view> name_header);
+
+/// Decodes a header value that may be `=?base64?…?=`; nothing if that form is malformed.
+std::optional<std::string> decode_header_value(std::string_view value);
+
+/// Trims RFC 9110 optional whitespace (spaces and tabs) from both ends.
+std::string_view trim_ows(std::string_view value);
+
+}  // namespace mcp::http

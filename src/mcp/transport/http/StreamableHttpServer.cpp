@@ -1,0 +1,142 @@
+// StreamableHttpServer: the listening socket, the HTTP threads, and an orderly shutdown.
+
+#include "mcp/transport/StreamableHttpServer.hpp"
+
+#include "transport/http/HttpConnection.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <thread>
+
+namespace mcp {
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+struct StreamableHttpServer::Impl : std::enable_shared_from_this<Impl> {
+    Impl(Server& server, asio::io_context& io, StreamableHttpServerOptions options)
+        : server(server), io(io), options(std::move(options)), acceptor(io) {}
+
+    ~Impl() { stop_threads(); }
+
+    asio::awaitable<void> accept_loop() {
+        auto self = shared_from_this();
+        std::size_t next = 0;
+        for (;;) {
+            // Connections are spread over the Server's thread and the HTTP threads.
+            asio::io_context& context = next == 0 ? io : *extra_contexts[next - 1];
+            next = (next + 1) % (extra_contexts.size() + 1);
+            auto [ec, socket] = co_await acceptor.async_accept(context.get_executor(),
+                                                               asio::as_tuple(asio::use_awaitable));
+            if (ec == asio::error::operation_aborted || !acceptor.is_open()) break;
+            if (ec) {
+                // Out of descriptors, most likely: back off instead of spinning.
+                if (options.log) options.log("accept failed: " + ec.message());
+                asio::steady_timer pause(io, std::chrono::milliseconds(50));
+                co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+                continue;
+            }
+            asio::co_spawn(context, http::serve_http_connection(std::move(socket), frontend, context.get_executor()),
+                           asio::detached);
+        }
+    }
+
+    void stop_threads() {
+        for (auto& guard : guards) guard.reset();
+        for (auto& context : extra_contexts) context->stop();
+        for (auto& thread : threads)
+            if (thread.joinable()) thread.join();
+        threads.clear();
+    }
+
+    asio::awaitable<void> shut_down(std::function<void()> done) {
+        auto self = shared_from_this();
+        boost::system::error_code ignored;
+        acceptor.close(ignored);
+        frontend->stopping = true;
+        frontend->endpoint->shutdown();
+        // Answers already on their way get written; idle keep-alive connections are simply dropped.
+        asio::steady_timer wait(io);
+        auto deadline = std::chrono::steady_clock::now() + options.shutdown_grace;
+        while (frontend->requests_in_progress > 0 && std::chrono::steady_clock::now() < deadline) {
+            wait.expires_after(std::chrono::milliseconds(10));
+            co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
+        }
+        stop_threads();
+        if (done) done();
+    }
+
+    Server& server;
+    asio::io_context& io;
+    StreamableHttpServerOptions options;
+    tcp::acceptor acceptor;
+    std::shared_ptr<http::Frontend> frontend;
+    std::vector<std::unique_ptr<asio::io_context>> extra_contexts;
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+    std::vector<std::thread> threads;
+    bool stopping = false;
+};
+
+StreamableHttpServer::StreamableHttpServer(Server& server, asio::io_context& io, StreamableHttpServerOptions options)
+    : impl_(std::make_shared<Impl>(server, io, std::move(options))) {}
+
+StreamableHttpServer::~StreamableHttpServer() { impl_->stop_threads(); }
+
+void StreamableHttpServer::start() {
+    auto& impl = *impl_;
+    tcp::resolver resolver(impl.io);
+    auto endpoints = resolver.resolve(impl.options.host, std::to_string(impl.options.port),
+                                      tcp::resolver::passive | tcp::resolver::numeric_service);
+    tcp::endpoint endpoint = endpoints.begin()->endpoint();
+    impl.acceptor.open(endpoint.protocol());
+    impl.acceptor.set_option(asio::socket_base::reuse_address(true));
+    impl.acceptor.bind(endpoint);
+    impl.acceptor.listen(asio::socket_base::max_listen_connections);
+
+    if (!impl.options.store) impl.options.store = make_memory_session_store();
+    auto endpoint_logic = std::make_shared<http::McpEndpoint>(impl.server, impl.io, impl.options);
+    endpoint_logic->start();
+    impl.frontend = std::shared_ptr<http::Frontend>(new http::Frontend{
+        impl.options,
+        http::make_host_policy(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins),
+        impl.io.get_executor(), endpoint_logic, {}, {}});
+
+    std::size_t extra = impl.options.http_threads.value_or(
+        std::max<std::size_t>(1, std::thread::hardware_concurrency()) - 1);
+    for (std::size_t i = 0; i < extra; ++i) {
+        impl.extra_contexts.push_back(std::make_unique<asio::io_context>(1));
+        impl.guards.push_back(asio::make_work_guard(*impl.extra_contexts.back()));
+    }
+    for (auto& context : impl.extra_contexts) impl.threads.emplace_back([&context] { context->run(); });
+    asio::co_spawn(impl.io, impl_->accept_loop(), asio::detached);
+}
+
+std::uint16_t StreamableHttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void StreamableHttpServer::stop(std::function<void()> done) {
+    asio::post(impl_->io, [impl = impl_, done = std::move(done)]() mutable {
+        if (impl->stopping) return;
+        impl->stopping = true;
+        asio::co_spawn(impl->io, impl->shut_down(std::move(done)), asio::detached);
+    });
+}
+
+int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions options,
+               std::function<void(std::uint16_t)> on_listening) {
+    StreamableHttpServer http(server, io, std::move(options));
+    http.start();
+    if (on_listening) on_listening(http.port());
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (!ec) http.stop([&io] { io.stop(); });
+    });
+    io.run();
+    return 0;
+}
+
+}  // namespace mcp
