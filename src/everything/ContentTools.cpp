@@ -95,9 +95,10 @@ asio::awaitable<CallToolResult> tool_with_progress(mcp::ToolCall& call) {
     co_return CallToolResult::text(progress_token_text(call));
 }
 
-asio::awaitable<CallToolResult> reconnection(mcp::ToolCall&) {
-    // The fixture closes the request's SSE stream here so the client must resume with
-    // Last-Event-ID; that belongs to the HTTP transport, which keeps the result for the client.
+asio::awaitable<CallToolResult> reconnection(mcp::ToolCall& call) {
+    // Over Streamable HTTP the client loses this call's stream here and must resume it with
+    // Last-Event-ID; the transport logs the result for it meanwhile. Other transports ignore it.
+    call.close_stream();
     co_await sleep_for(100ms);
     co_return CallToolResult::text(
         "Reconnection test completed successfully. If you received this, the client properly reconnected after "
@@ -154,6 +155,13 @@ void register_content_tools(mcp::Server& server) {
         call.log(mcp::LoggingLevel::info, "Diagnostic trace logging activated");
         return CallToolResult::text("Logging evaluated");
     });
+    // SEP-2243: `region` travels in an Mcp-Param-Region header too, which the server checks.
+    json::object region{{"type", "string"}, {"description", "Region to run in"}, {"x-mcp-header", "Region"}};
+    server.add_tool(tool("test_custom_header", "Tests x-mcp-header: region is mirrored in Mcp-Param-Region",
+                         mcp::schema_object({{"region", region}}, {"region"})),
+                    [](mcp::ToolCall& call) {
+                        return CallToolResult::text("Region: " + std::string(call.arguments.at("region").as_string()));
+                    });
     server.add_tool(tool("echo", "Echoes the given text back as text content",
                          mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})),
                     [](mcp::ToolCall& call) { return CallToolResult::text(call.arguments.at("text").as_string()); });

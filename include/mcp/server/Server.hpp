@@ -123,6 +123,9 @@ public:
     /// Serves one connection until it ends. Many may run at once on the same server.
     boost::asio::awaitable<void> serve(std::shared_ptr<Transport> transport);
 
+    /// The registered tool called `name`, or nullptr. Valid until tools change; use on the server's thread.
+    const Tool* find_tool(std::string_view name) const;
+
     const Implementation& info() const;
     const ServerOptions& options() const;
     boost::asio::thread_pool& worker_pool();

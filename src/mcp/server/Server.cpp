@@ -169,6 +169,11 @@ bool Server::remove_resource(std::string_view uri) {
     return true;
 }
 
+const Tool* Server::find_tool(std::string_view name) const {
+    const auto* entry = state_->tools.find(name);
+    return entry ? &entry->tool : nullptr;
+}
+
 void Server::notify_resource_updated(std::string_view uri) { state_->broadcast_resource_updated(uri); }
 
 asio::awaitable<void> Server::serve(std::shared_ptr<Transport> transport) {

@@ -190,6 +190,16 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, bool keep_a
                                        error_body(id, jsonrpc::error_code::header_mismatch, problem->message),
                                        keep_alive);
         }
+        if (single_method(messages) == "tools/call") {
+            constexpr std::string_view prefix = "mcp-param-";
+            for (const auto& field : request) {
+                std::string_view name(field.name_string().data(), field.name_string().size());
+                if (name.size() > prefix.size() && contains_case_insensitive(name.substr(0, prefix.size()), prefix))
+                    endpoint_request.parameter_headers.push_back(
+                        ParameterHeader{std::string(name.substr(prefix.size())),
+                                        std::string(field.value().data(), field.value().size())});
+            }
+        }
     } else if (!endpoint_request.version_header.empty() && !versions::is_supported(endpoint_request.version_header)) {
         co_return co_await respond(web::status::bad_request,
                                    error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,

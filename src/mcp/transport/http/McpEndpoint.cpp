@@ -137,6 +137,21 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
 }
 
 void McpEndpoint::post_stateless(EndpointRequest& request) {
+    // SEP-2243: arguments the tool mirrors in headers must match them (the headers may have been
+    // used for routing by a proxy that never read the body).
+    if (const jsonrpc::Request* call = single_request(request.messages); call && call->method == "tools/call") {
+        const json::object* params = call->params.if_object();
+        const json::value* name = params ? params->if_contains("name") : nullptr;
+        const json::value* arguments = params ? params->if_contains("arguments") : nullptr;
+        const Tool* tool = name && name->is_string() ? server_.find_tool(name->get_string()) : nullptr;
+        if (tool && arguments && arguments->is_object()) {
+            if (auto problem = check_parameter_headers(tool->input_schema, arguments->get_object(),
+                                                       request.parameter_headers)) {
+                request.http->respond(400, error_body(call->id, jsonrpc::error_code::header_mismatch, problem->message));
+                return;
+            }
+        }
+    }
     auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), SessionSettings{{}, store_, 0, {}});
     exchanges_.insert(transport);
     std::weak_ptr<McpEndpoint> weak_self = weak_from_this();

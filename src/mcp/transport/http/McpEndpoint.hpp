@@ -6,6 +6,7 @@
 #include "mcp/server/Server.hpp"
 #include "mcp/transport/StreamableHttpServer.hpp"
 #include "transport/http/HttpSessionTransport.hpp"
+#include "transport/http/RequestRules.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -25,6 +26,7 @@ struct EndpointRequest {
     std::string last_event_id;    ///< Last-Event-ID, if sent
     bool accepts_sse = true;
     jsonrpc::Decoded messages;    ///< POST body
+    std::vector<ParameterHeader> parameter_headers;  ///< Mcp-Param-* (2026 tools/call)
     std::shared_ptr<ResponseStream> http;
 };
 

@@ -191,4 +191,59 @@ std::optional<HeaderProblem> check_standard_headers(const jsonrpc::Decoded& deco
     return std::nullopt;
 }
 
+namespace {
+
+bool header_chars_valid(std::string_view value) {
+    // VCHAR, SP and HTAB only: anything else cannot have come from a conforming client.
+    return std::all_of(value.begin(), value.end(), [](char c) {
+        auto byte = static_cast<unsigned char>(c);
+        return byte == '\t' || (byte >= 0x20 && byte <= 0x7E);
+    });
+}
+
+bool same_value(const json::value& argument, const std::string& header_value) {
+    if (argument.is_string()) return argument.get_string() == header_value;
+    if (argument.is_bool()) return header_value == (argument.get_bool() ? "true" : "false");
+    if (argument.is_number()) {
+        try {
+            std::size_t used = 0;
+            double parsed = std::stod(header_value, &used);
+            return used == header_value.size() && parsed == argument.to_number<double>();
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::optional<HeaderProblem> check_parameter_headers(const json::object& input_schema, const json::object& arguments,
+                                                     const std::vector<ParameterHeader>& headers) {
+    auto* properties = input_schema.if_contains("properties");
+    if (!properties || !properties->is_object()) return std::nullopt;
+    for (const auto& [property, schema] : properties->get_object()) {
+        if (!schema.is_object()) continue;
+        auto* header_name = schema.get_object().if_contains("x-mcp-header");
+        if (!header_name || !header_name->is_string()) continue;
+        auto* argument = arguments.if_contains(property);
+        if (!argument || argument->is_null()) continue;
+        std::string wanted = lowercase(header_name->get_string());
+        auto found = std::find_if(headers.begin(), headers.end(),
+                                  [&](const ParameterHeader& header) { return lowercase(header.name) == wanted; });
+        std::string full_name = "Mcp-Param-" + std::string(header_name->get_string());
+        if (found == headers.end())
+            return HeaderProblem{"Missing " + full_name + " header: argument \"" + std::string(property) +
+                                 "\" is declared with x-mcp-header and must be mirrored in it"};
+        if (!header_chars_valid(found->value))
+            return HeaderProblem{full_name + " holds characters a header may not carry; send it as =?base64?…?="};
+        auto value = decode_header_value(trim_ows(found->value));
+        if (!value)
+            return HeaderProblem{full_name + " is not valid =?base64?…?= (strict Base64 with padding is required)"};
+        if (!same_value(*argument, *value))
+            return HeaderProblem{full_name + " header does not match argument \"" + std::string(property) + "\""};
+    }
+    return std::nullopt;
+}
+
 }  // namespace mcp::http

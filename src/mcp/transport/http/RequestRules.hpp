@@ -49,6 +49,18 @@ std::optional<HeaderProblem> check_standard_headers(const jsonrpc::Decoded& deco
                                                     std::optional<std::string_view> method_header,
                                                     std::optional<std::string_view> name_header);
 
+/// An Mcp-Param-* header as received: the name after "Mcp-Param-", and the raw value.
+struct ParameterHeader {
+    std::string name;
+    std::string value;
+};
+
+/// SEP-2243: every argument whose schema property carries `x-mcp-header: Name` and whose value is
+/// not null must be mirrored, exactly, in an `Mcp-Param-Name` header (Base64 form allowed).
+std::optional<HeaderProblem> check_parameter_headers(const boost::json::object& input_schema,
+                                                     const boost::json::object& arguments,
+                                                     const std::vector<ParameterHeader>& headers);
+
 /// Decodes a header value that may be `=?base64?…?=`; nothing if that form is malformed.
 std::optional<std::string> decode_header_value(std::string_view value);
 
