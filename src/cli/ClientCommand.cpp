@@ -9,6 +9,7 @@
 #include <mcp/Error.hpp>
 #include <mcp/client/Client.hpp>
 #include <mcp/transport/ChildProcessTransport.hpp>
+#include <mcp/transport/StreamableHttpClientTransport.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -118,30 +119,63 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
 void add_client_command(CLI::App& app, ClientArguments& arguments) {
     auto* command = app.add_subcommand(
         "client", "Inspect any MCP server: mcpkit client VERB [ARGS] -- COMMAND ARGS...\n"
+                  "                   or: mcpkit client VERB [ARGS] --url http://HOST:PORT/mcp\n"
                   "Verbs: tools, call NAME JSON, resources, read URI, prompts, prompt NAME JSON, tour");
-    command->add_option("verb", arguments.verb, "tools | call | resources | read | prompts | prompt | tour")->required();
+    command->add_option("verb", arguments.verb, "tools | call | resources | read | prompts | prompt | tour");
     command->add_option("arguments", arguments.verb_arguments, "The verb's arguments");
     command->add_option("--protocol", arguments.protocol, "Protocol version: 2025-11-25 (default), 2026-07-28, auto, …");
     command->add_option("--timeout", arguments.timeout_seconds, "Seconds to wait for each answer")->check(CLI::PositiveNumber);
     command->add_flag("--quiet-server", arguments.quiet_stderr, "Do not copy the server's stderr to ours");
+    command->add_option("--url", arguments.url, "Talk to a Streamable HTTP server at this URL instead of starting one");
+    command->add_flag("--conformance", arguments.conformance,
+                      "Act as the conformance suite's client: mcpkit client --conformance URL "
+                      "(reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)");
 }
 
 int run_client(const ClientArguments& arguments) {
-    if (arguments.server_command.empty()) {
+    if (arguments.conformance) {
+        // The suite appends the URL as the last argument.
+        std::string url = !arguments.verb_arguments.empty() ? arguments.verb_arguments.back()
+                          : !arguments.verb.empty()        ? arguments.verb
+                                                           : arguments.url;
+        if (url.empty()) {
+            std::fprintf(stderr, "mcpkit client: --conformance wants the server URL as its last argument\n");
+            return 2;
+        }
+        return run_conformance_client(url);
+    }
+    if (arguments.verb.empty()) {
+        std::fprintf(stderr, "mcpkit client: give a verb (tools, call, resources, read, prompts, prompt, tour)\n");
+        return 2;
+    }
+    if (arguments.server_command.empty() && arguments.url.empty()) {
         std::fprintf(stderr, "mcpkit client: give the server to start after \"--\", e.g. "
-                             "mcpkit client tools -- mcpkit everything\n");
+                             "mcpkit client tools -- mcpkit everything, or --url http://127.0.0.1:3000/mcp\n");
         return 2;
     }
     asio::io_context io(1);
     int exit_code = 0;
     auto work = [&]() -> asio::awaitable<void> {
         std::shared_ptr<mcp::ChildProcessTransport> transport;
+        std::shared_ptr<mcp::StreamableHttpClientTransport> http;
         try {
-            mcp::ChildProcessOptions child;
-            child.command = arguments.server_command.front();
-            child.args.assign(arguments.server_command.begin() + 1, arguments.server_command.end());
-            if (arguments.quiet_stderr) child.on_stderr_line = [](std::string_view) {};
-            transport = mcp::ChildProcessTransport::spawn(io.get_executor(), std::move(child));
+            std::shared_ptr<mcp::Transport> chosen;
+            if (!arguments.url.empty()) {
+                mcp::StreamableHttpClientOptions http_options;
+                http_options.url = arguments.url;
+                http_options.log = [](std::string_view message) {
+                    std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
+                };
+                http = mcp::StreamableHttpClientTransport::create(io.get_executor(), std::move(http_options));
+                chosen = http;
+            } else {
+                mcp::ChildProcessOptions child;
+                child.command = arguments.server_command.front();
+                child.args.assign(arguments.server_command.begin() + 1, arguments.server_command.end());
+                if (arguments.quiet_stderr) child.on_stderr_line = [](std::string_view) {};
+                transport = mcp::ChildProcessTransport::spawn(io.get_executor(), std::move(child));
+                chosen = transport;
+            }
 
             mcp::ClientOptions options;
             options.info = {"mcpkit-client", "0.1.0"};
@@ -152,7 +186,7 @@ int run_client(const ClientArguments& arguments) {
                 co_return json::object{{"action", "decline"}};
             };
             mcp::Client client(options);
-            co_await client.connect(transport);
+            co_await client.connect(chosen);
             co_await run_verb(client, arguments);
         } catch (const mcp::Error& e) {
             if (e.code() != 0) {
@@ -169,6 +203,7 @@ int run_client(const ClientArguments& arguments) {
             int server_exit = co_await transport->shutdown();
             (void)server_exit;
         }
+        if (http) co_await http->shutdown();
     };
     asio::co_spawn(io, work(), [](std::exception_ptr) {});
     io.run();

@@ -32,7 +32,10 @@ struct ClientArguments {
     double timeout_seconds = 60;
     bool quiet_stderr = false;
     std::vector<std::string> server_command;  ///< after "--"
+    std::string url;                          ///< --url: a Streamable HTTP server instead of a command
+    bool conformance = false;                 ///< --conformance URL: the conformance suite's client
 };
+int run_conformance_client(const std::string& url);
 void add_client_command(CLI::App& app, ClientArguments& arguments);
 int run_client(const ClientArguments& arguments);
 

@@ -12,6 +12,11 @@
 
 namespace mcp {
 
+/// Why a tool's x-mcp-header annotations (SEP-2243) are unusable, or nothing: each must be a
+/// non-empty header token, unique case-insensitively, on a string, integer or boolean property.
+/// Clients ignore tools that fail this.
+std::optional<std::string> header_annotation_problem(const boost::json::object& input_schema);
+
 struct Tool {
     std::string name;
     std::string description;

@@ -101,6 +101,16 @@ void Client::notify(std::string_view method, json::object params) {
     session_->connection->notify(method, params.empty() ? json::value(nullptr) : json::value(std::move(params)));
 }
 
+namespace {
+bool offers_version(const json::value& data, std::string_view version) {
+    auto* supported = data.is_object() ? data.get_object().if_contains("supported") : nullptr;
+    if (!supported || !supported->is_array()) return false;
+    for (const auto& item : supported->get_array())
+        if (item.is_string() && item.get_string() == version) return true;
+    return false;
+}
+}  // namespace
+
 asio::awaitable<json::object> Client::request(std::string_view method, json::object params, RequestOptions options) {
     auto session = session_;
     if (!session->connection) throw Error(error_code::connection_closed, "Not connected: call connect() first");
@@ -129,6 +139,7 @@ asio::awaitable<json::object> Client::request(std::string_view method, json::obj
         }
     } forget{session, progress_token};
 
+    bool version_retried = false;
     for (int round = 0;; ++round) {
         jsonrpc::CallOptions call;
         call.timeout = options.timeout;
@@ -138,6 +149,14 @@ asio::awaitable<json::object> Client::request(std::string_view method, json::obj
                 session->progress_listeners[progress_token].request_id = id;
             };
         jsonrpc::Response response = co_await session->connection->call(method, params, std::move(call));
+        if (response.error && response.error->code == error_code::unsupported_protocol_version && session->stateless &&
+            !version_retried && offers_version(response.error->data, session->protocol_version)) {
+            // SEP-2575: the server lists what it supports; ours is among them, so try again with it
+            // (a server may refuse a first request whatever it carries).
+            version_retried = true;
+            --round;
+            continue;
+        }
         if (response.error) throw Error(response.error->code, response.error->message, response.error->data);
         if (!response.result.is_object())
             throw Error(error_code::internal_error, "The server answered " + std::string(method) + " with a non-object result");
@@ -191,7 +210,20 @@ asio::awaitable<std::vector<json::object>> Client::list_all(std::string_view met
 
 asio::awaitable<std::vector<Tool>> Client::list_tools() {
     std::vector<Tool> tools;
-    for (const auto& item : co_await list_all(methods::tools_list, "tools")) tools.push_back(Tool::from_json(item));
+    for (const auto& item : co_await list_all(methods::tools_list, "tools")) {
+        Tool tool = Tool::from_json(item);
+        // SEP-2243: a tool whose x-mcp-header annotations are unusable must not be offered.
+        if (auto problem = header_annotation_problem(tool.input_schema)) {
+            if (session_->options.on_notification)
+                session_->options.on_notification(
+                    "notifications/message",
+                    json::object{{"level", "warning"},
+                                 {"logger", "mcpkit.client"},
+                                 {"data", "ignored tool " + tool.name + ": " + *problem}});
+            continue;
+        }
+        tools.push_back(std::move(tool));
+    }
     co_return tools;
 }
 

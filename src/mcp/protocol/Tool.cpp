@@ -1,5 +1,9 @@
 #include "mcp/protocol/Tool.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+
 #include "mcp/jsonrpc/Codec.hpp"
 #include "protocol/JsonFields.hpp"
 
@@ -98,6 +102,36 @@ CallToolResult CallToolResult::from_json(const json::object& in) {
     if (auto* v = in.if_contains("isError"); v && v->is_bool()) result.is_error = v->get_bool();
     result.meta = detail::object_field(in, "_meta");
     return result;
+}
+
+namespace {
+bool is_header_token_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+}  // namespace
+
+std::optional<std::string> header_annotation_problem(const json::object& input_schema) {
+    auto* properties = input_schema.if_contains("properties");
+    if (!properties || !properties->is_object()) return std::nullopt;
+    std::set<std::string> seen;
+    for (const auto& [name, schema] : properties->as_object()) {
+        if (!schema.is_object()) continue;
+        auto* header = schema.as_object().if_contains("x-mcp-header");
+        if (!header) continue;
+        if (!header->is_string()) return "x-mcp-header of \"" + std::string(name) + "\" is not a string";
+        std::string_view value = header->as_string();
+        if (value.empty()) return "x-mcp-header of \"" + std::string(name) + "\" is empty";
+        if (!std::all_of(value.begin(), value.end(), is_header_token_char))
+            return "x-mcp-header \"" + std::string(value) + "\" has characters a header name may not have";
+        auto* type = schema.as_object().if_contains("type");
+        if (!type || !type->is_string() ||
+            (type->as_string() != "string" && type->as_string() != "integer" && type->as_string() != "boolean"))
+            return "x-mcp-header \"" + std::string(value) + "\" is on a property that is not string, integer or boolean";
+        std::string lower(value);
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (!seen.insert(lower).second) return "x-mcp-header \"" + std::string(value) + "\" is used twice";
+    }
+    return std::nullopt;
 }
 
 }  // namespace mcp

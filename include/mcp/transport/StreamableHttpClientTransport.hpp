@@ -1,0 +1,60 @@
+#pragma once
+// The client side of Streamable HTTP, as a Transport: hand it to mcp::Client like any other.
+//
+//   auto transport = mcp::StreamableHttpClientTransport::create(executor, {.url = "http://127.0.0.1:3000/mcp"});
+//   co_await client.connect(transport);
+//
+// What it does for the layer above, which sees only JSON-RPC frames:
+// - one POST per outgoing message; a JSON or SSE answer; 202 for notifications and responses;
+// - session era: keeps Mcp-Session-Id and MCP-Protocol-Version from initialize, opens the
+//   standalone GET stream, resumes broken streams with Last-Event-ID after the server's `retry`,
+//   initializes again (replaying initialize) when the server says 404 for an expired session,
+//   and sends DELETE on close;
+// - 2026-07-28: MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* headers (learning
+//   which arguments a tool mirrors from tools/list), no session, no GET;
+// - servers that only speak the 2024-11-05 HTTP+SSE transport: falls back to it when initialize
+//   is refused with 400, 404 or 405.
+
+#include "mcp/transport/Transport.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace mcp {
+
+struct StreamableHttpClientOptions {
+    std::string url;
+    /// Extra headers on every request (Authorization, …).
+    std::map<std::string, std::string> headers;
+    /// Tries to resume one broken stream before giving up on it.
+    int max_reconnects = 2;
+    /// Wait before resuming when the server gave no `retry`; it grows 1.5× per try.
+    std::chrono::milliseconds reconnect_delay{1000};
+    /// Open the standalone GET stream after initialization (session era).
+    bool open_get_stream = true;
+    /// Fall back to HTTP+SSE (2024-11-05) when initialize is refused with 400, 404 or 405.
+    bool legacy_fallback = true;
+    /// Connect + response head timeout for each HTTP request.
+    std::chrono::milliseconds http_timeout{std::chrono::seconds(30)};
+    /// Where the transport reports what it tolerated (a refused GET, a dropped stream).
+    std::function<void(std::string_view)> log;
+};
+
+class StreamableHttpClientTransport : public Transport {
+public:
+    /// Throws std::invalid_argument for a URL it cannot use.
+    static std::shared_ptr<StreamableHttpClientTransport> create(boost::asio::any_io_executor executor,
+                                                                 StreamableHttpClientOptions options);
+
+    /// The session id the server gave, if any.
+    virtual const std::string& session_id() const = 0;
+    /// Whether the legacy HTTP+SSE transport is in use.
+    virtual bool using_legacy_transport() const = 0;
+    /// Sends DELETE for the session (if any) and closes; close() does the same without waiting.
+    virtual boost::asio::awaitable<void> shutdown() = 0;
+};
+
+}  // namespace mcp

@@ -1,0 +1,146 @@
+#include "transport/http/HttpClientConnection.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
+
+#include <stdexcept>
+
+namespace mcp::http {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace web = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+HttpUrl from_url_view(const boost::urls::url_view& url) {
+    HttpUrl result;
+    result.host = std::string(url.host_address());
+    result.port = url.has_port() ? std::string(url.port()) : "80";
+    result.target = std::string(url.encoded_path());
+    if (result.target.empty()) result.target = "/";
+    if (url.has_query()) result.target += "?" + std::string(url.encoded_query());
+    result.host_header = std::string(url.encoded_host_and_port());
+    return result;
+}
+}  // namespace
+
+HttpUrl parse_http_url(std::string_view text) {
+    auto parsed = boost::urls::parse_absolute_uri(text);
+    if (!parsed) throw std::invalid_argument("\"" + std::string(text) + "\" is not a URL (e.g. http://127.0.0.1:3000/mcp)");
+    if (parsed->scheme() == "https")
+        throw std::invalid_argument("https URLs are not supported yet; put a TLS-terminating proxy in front or use http");
+    if (parsed->scheme() != "http")
+        throw std::invalid_argument("URL scheme must be http, got \"" + std::string(parsed->scheme()) + "\"");
+    if (parsed->host_address().empty()) throw std::invalid_argument("URL \"" + std::string(text) + "\" has no host");
+    return from_url_view(*parsed);
+}
+
+std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view reference) {
+    std::string base_text = "http://" + base.host_header + base.target;  // the view below points into it
+    auto base_parsed = boost::urls::parse_absolute_uri(base_text);
+    if (!base_parsed) return std::nullopt;
+    boost::urls::url_view base_url = *base_parsed;
+    auto ref = boost::urls::parse_uri_reference(reference);
+    if (!ref) return std::nullopt;
+    boost::urls::url resolved;
+    if (!boost::urls::resolve(base_url, *ref, resolved)) return std::nullopt;
+    if (resolved.scheme() != "http" || resolved.encoded_host_and_port() != base_url.encoded_host_and_port())
+        return std::nullopt;
+    return from_url_view(resolved);
+}
+
+HttpExchange::HttpExchange(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {
+    parser_.body_limit(boost::none);
+}
+
+asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& request, std::chrono::milliseconds timeout) {
+    stream_->expires_after(timeout);
+    auto [write_error, written] = co_await web::async_write(*stream_, request, use_tuple);
+    if (write_error) co_return false;
+    auto [read_error, read] = co_await web::async_read_header(*stream_, buffer_, parser_, use_tuple);
+    stream_->expires_never();
+    if (read_error) co_return false;
+    done_ = parser_.is_done();
+    co_return true;
+}
+
+asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::string_view)>& on_data) {
+    char chunk[16384];
+    while (!parser_.is_done()) {
+        parser_.get().body().data = chunk;
+        parser_.get().body().size = sizeof chunk;
+        auto [ec, n] = co_await web::async_read_some(*stream_, buffer_, parser_, use_tuple);
+        if (ec == web::error::need_buffer) ec = {};
+        std::size_t got = sizeof chunk - parser_.get().body().size;
+        if (got > 0) on_data(std::string_view(chunk, got));
+        if (ec) co_return false;
+    }
+    done_ = true;
+    co_return true;
+}
+
+asio::awaitable<std::optional<std::string>> HttpExchange::read_all(std::size_t limit) {
+    std::string body;
+    bool too_big = false;
+    bool ok = co_await read_body([&](std::string_view piece) {
+        if (body.size() + piece.size() > limit) too_big = true;
+        if (!too_big) body.append(piece);
+    });
+    if (!ok || too_big) co_return std::nullopt;
+    co_return body;
+}
+
+ConnectionPool::ConnectionPool(asio::any_io_executor executor, HttpUrl url)
+    : executor_(std::move(executor)), url_(std::move(url)) {}
+
+asio::awaitable<std::shared_ptr<beast::tcp_stream>> ConnectionPool::acquire(std::chrono::milliseconds timeout) {
+    while (!idle_.empty()) {
+        auto stream = std::move(idle_.back());
+        idle_.pop_back();
+        if (stream->socket().is_open()) co_return stream;
+    }
+    if (endpoints_.empty()) {
+        // Every address of the name: "localhost" may mean ::1 or 127.0.0.1, and the server may
+        // listen on only one of them.
+        tcp::resolver resolver(executor_);
+        auto [ec, results] = co_await resolver.async_resolve(url_.host, url_.port, use_tuple);
+        if (ec) co_return nullptr;
+        for (const auto& entry : results) endpoints_.push_back(entry.endpoint());
+    }
+    for (const auto& endpoint : endpoints_) {
+        auto stream = std::make_shared<beast::tcp_stream>(executor_);
+        stream->expires_after(timeout);
+        auto [ec] = co_await stream->async_connect(endpoint, use_tuple);
+        stream->expires_never();
+        if (ec) continue;
+        boost::system::error_code ignored;
+        stream->socket().set_option(tcp::no_delay(true), ignored);
+        std::erase_if(all_, [](const auto& weak) { return weak.expired(); });
+        all_.push_back(stream);
+        co_return stream;
+    }
+    co_return nullptr;
+}
+
+void ConnectionPool::release(std::shared_ptr<beast::tcp_stream> stream) {
+    if (stream && stream->socket().is_open() && idle_.size() < 8) idle_.push_back(std::move(stream));
+}
+
+void ConnectionPool::close_all() {
+    idle_.clear();
+    for (auto& weak : all_)
+        if (auto stream = weak.lock()) {
+            boost::system::error_code ignored;
+            stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
+            stream->socket().close(ignored);
+        }
+    all_.clear();
+}
+
+}  // namespace mcp::http

@@ -1,0 +1,79 @@
+#pragma once
+// Plain HTTP/1.1 client plumbing for the Streamable HTTP client: parsed endpoint URLs, a small
+// keep-alive pool of TCP connections to one server, and one exchange (request out, head in,
+// body read in pieces as it arrives, which SSE needs).
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcp::http {
+
+struct HttpUrl {
+    std::string host;    ///< as written (brackets removed for IPv6)
+    std::string port;
+    std::string target;  ///< path and query, at least "/"
+    std::string host_header;
+};
+
+/// Parses an http:// URL; throws std::invalid_argument naming what is wrong.
+HttpUrl parse_http_url(std::string_view url);
+/// Resolves `reference` (absolute or relative, as an SSE `endpoint` event sends it) against `base`;
+/// nothing if it points at another origin.
+std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view reference);
+
+/// One request/response on a connection from the pool.
+class HttpExchange {
+public:
+    HttpExchange(std::shared_ptr<boost::beast::tcp_stream> stream);
+
+    /// Writes the request and reads the response head. False on a network error or timeout.
+    boost::asio::awaitable<bool> start(boost::beast::http::request<boost::beast::http::string_body>& request,
+                                       std::chrono::milliseconds timeout);
+    const boost::beast::http::response_parser<boost::beast::http::buffer_body>::value_type& head() const {
+        return parser_.get();
+    }
+    /// Reads the body as it arrives; `on_data` gets each piece. False if the connection broke.
+    boost::asio::awaitable<bool> read_body(const std::function<void(std::string_view)>& on_data);
+    /// The whole body (for JSON answers), up to `limit` bytes.
+    boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
+    bool reusable() const { return done_ && parser_.keep_alive(); }
+    std::shared_ptr<boost::beast::tcp_stream> stream() const { return stream_; }
+
+private:
+    std::shared_ptr<boost::beast::tcp_stream> stream_;
+    boost::beast::flat_buffer buffer_;
+    boost::beast::http::response_parser<boost::beast::http::buffer_body> parser_;
+    bool done_ = false;
+};
+
+/// Keep-alive connections to one host and port, opened on demand.
+class ConnectionPool {
+public:
+    ConnectionPool(boost::asio::any_io_executor executor, HttpUrl url);
+    /// An idle connection or a new one; null if the server cannot be reached.
+    boost::asio::awaitable<std::shared_ptr<boost::beast::tcp_stream>> acquire(std::chrono::milliseconds timeout);
+    void release(std::shared_ptr<boost::beast::tcp_stream> stream);
+    /// Closes every connection, idle or in use (streams in progress end with an error).
+    void close_all();
+
+private:
+    boost::asio::any_io_executor executor_;
+    HttpUrl url_;
+    std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
+    std::vector<std::shared_ptr<boost::beast::tcp_stream>> idle_;
+    std::vector<std::weak_ptr<boost::beast::tcp_stream>> all_;
+};
+
+}  // namespace mcp::http

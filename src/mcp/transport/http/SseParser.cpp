@@ -1,0 +1,70 @@
+#include "transport/http/SseParser.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace mcp::http {
+
+void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent&)>& on_event) {
+    std::size_t start = 0;
+    if (skip_lf_ && !bytes.empty() && bytes.front() == '\n') start = 1;
+    skip_lf_ = false;
+    for (std::size_t i = start; i < bytes.size(); ++i) {
+        char c = bytes[i];
+        if (c != '\n' && c != '\r') continue;
+        partial_.append(bytes.substr(start, i - start));
+        line(partial_, on_event);
+        partial_.clear();
+        if (c == '\r') {
+            if (i + 1 < bytes.size()) {
+                if (bytes[i + 1] == '\n') ++i;
+            } else {
+                skip_lf_ = true;
+            }
+        }
+        start = i + 1;
+    }
+    partial_.append(bytes.substr(std::min(start, bytes.size())));
+}
+
+void SseParser::line(std::string_view text, const std::function<void(SseEvent&)>& on_event) {
+    if (text.empty()) {
+        if (has_data_) {
+            SseEvent event;
+            if (!type_.empty()) event.type = type_;
+            event.data = std::move(data_);
+            event.id = last_event_id_;
+            on_event(event);
+        }
+        type_.clear();
+        data_.clear();
+        has_data_ = false;
+        return;
+    }
+    if (text.front() == ':') return;  // a comment (keep-alive)
+    std::string_view field = text;
+    std::string_view value;
+    if (auto colon = text.find(':'); colon != std::string_view::npos) {
+        field = text.substr(0, colon);
+        value = text.substr(colon + 1);
+        if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    }
+    if (field == "data") {
+        if (has_data_) data_ += '\n';
+        data_.append(value);
+        has_data_ = true;
+    } else if (field == "event") {
+        type_ = std::string(value);
+    } else if (field == "id") {
+        if (value.find('\0') == std::string_view::npos) last_event_id_ = std::string(value);
+    } else if (field == "retry") {
+        if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+            try {
+                retry_ = std::chrono::milliseconds(std::stoll(std::string(value)));
+            } catch (const std::exception&) {
+            }
+        }
+    }
+}
+
+}  // namespace mcp::http

@@ -1,0 +1,507 @@
+#include "mcp/transport/StreamableHttpClientTransport.hpp"
+
+#include "mcp/jsonrpc/Codec.hpp"
+#include "mcp/protocol/Versions.hpp"
+#include "transport/http/HttpClientConnection.hpp"
+#include "transport/http/OutgoingHeaders.hpp"
+#include "transport/http/SseParser.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/field.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <deque>
+#include <unordered_map>
+
+namespace mcp {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace web = boost::beast::http;
+namespace json = boost::json;
+using http::HttpExchange;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t max_json_body = 64u << 20;
+/// How long the sender waits for one POST's response head before sending the next message, so
+/// messages reach the server in order without a slow answer holding the others back.
+constexpr std::chrono::milliseconds head_gate{250};
+
+bool is_event_stream(std::string_view content_type) { return content_type.starts_with("text/event-stream"); }
+
+/// Holds the sender until a response head arrives or a deadline passes.
+struct Gate {
+    Gate(const asio::any_io_executor& executor, std::chrono::milliseconds limit) : timer(executor, limit) {}
+    void open() {
+        opened = true;
+        timer.cancel();
+    }
+    asio::awaitable<void> wait() {
+        if (!opened) co_await timer.async_wait(use_tuple);
+    }
+    asio::steady_timer timer;
+    bool opened = false;
+};
+
+class ClientTransport final : public StreamableHttpClientTransport,
+                              public std::enable_shared_from_this<ClientTransport> {
+public:
+    ClientTransport(asio::any_io_executor executor, StreamableHttpClientOptions options)
+        : executor_(executor),
+          options_(std::move(options)),
+          url_(http::parse_http_url(options_.url)),
+          pool_(executor, url_),
+          reader_wake_(executor, asio::steady_timer::time_point::max()),
+          sender_wake_(executor, asio::steady_timer::time_point::max()) {}
+
+    asio::awaitable<TransportRead> read() override {
+        auto self = shared_from_this();
+        while (inbound_.empty() && !closed_) {
+            reader_waiting_ = true;
+            reader_wake_.expires_at(asio::steady_timer::time_point::max());
+            co_await reader_wake_.async_wait(use_tuple);
+            reader_waiting_ = false;
+        }
+        if (inbound_.empty()) co_return TransportRead{};
+        current_ = std::move(inbound_.front());
+        inbound_.pop_front();
+        co_return TransportRead{TransportRead::Kind::message, current_, current_.size(), nullptr};
+    }
+
+    void send(std::string_view frame, SendContext) override {
+        if (closed_) return;
+        outgoing_.emplace_back(frame);
+        if (!sender_running_) {
+            sender_running_ = true;
+            asio::co_spawn(executor_, run_sender(), asio::detached);
+        } else if (sender_waiting_) {
+            sender_wake_.cancel();
+        }
+    }
+
+    void close() override {
+        if (closed_) return;
+        closed_ = true;
+        pool_.close_all();
+        if (reader_waiting_) reader_wake_.cancel();
+        sender_wake_.cancel();
+    }
+
+    asio::any_io_executor executor() const override { return executor_; }
+    const std::string& session_id() const override { return session_id_; }
+    bool using_legacy_transport() const override { return legacy_.has_value(); }
+
+    asio::awaitable<void> shutdown() override {
+        auto self = shared_from_this();
+        if (!closed_ && !session_id_.empty() && !legacy_) {
+            // Ending the session is a courtesy: a server may refuse it (405) or have forgotten it.
+            auto request = make_request(web::verb::delete_, url_, "");
+            if (auto stream = co_await pool_.acquire(options_.http_timeout)) {
+                HttpExchange exchange(stream);
+                co_await exchange.start(request, std::chrono::seconds(5));
+            }
+        }
+        close();
+    }
+
+private:
+    struct Outgoing {
+        std::string frame;
+        json::value parsed;
+        std::string method;  ///< empty for responses
+        std::optional<jsonrpc::RequestId> id;
+        bool modern = false;
+        int attempts = 0;
+    };
+
+    // ---- sending ----
+
+    asio::awaitable<void> run_sender() {
+        auto self = shared_from_this();
+        while (!closed_) {
+            if (outgoing_.empty()) {
+                sender_waiting_ = true;
+                sender_wake_.expires_at(asio::steady_timer::time_point::max());
+                co_await sender_wake_.async_wait(use_tuple);
+                sender_waiting_ = false;
+                continue;
+            }
+            if (auto gate = std::exchange(get_gate_, nullptr)) co_await gate->wait();
+            if (outgoing_.empty()) continue;
+            auto message = prepare(std::move(outgoing_.front()));
+            outgoing_.pop_front();
+            if (!message) continue;
+            co_await send_in_order(std::make_shared<Outgoing>(std::move(*message)));
+        }
+        sender_running_ = false;
+    }
+
+    /// Starts the POST and waits (briefly) for its head, so the next message arrives after it.
+    asio::awaitable<void> send_in_order(std::shared_ptr<Outgoing> message) {
+        auto gate = std::make_shared<Gate>(executor_, head_gate);
+        asio::co_spawn(executor_, post(message, gate), asio::detached);
+        co_await gate->wait();
+    }
+
+    std::optional<Outgoing> prepare(std::string frame) {
+        Outgoing message;
+        boost::system::error_code ec;
+        message.parsed = json::parse(frame, ec);
+        if (ec || !message.parsed.is_object()) return std::nullopt;
+        message.frame = std::move(frame);
+        auto& object = message.parsed.as_object();
+        if (auto* method = object.if_contains("method"); method && method->is_string())
+            message.method = std::string(method->as_string());
+        if (auto* id = object.if_contains("id")) {
+            jsonrpc::RequestId parsed_id;
+            if (jsonrpc::RequestId::from_json(*id, parsed_id) && !message.method.empty()) {
+                message.id = parsed_id;
+                methods_[parsed_id] = message.method;
+            }
+        }
+        message.modern = http::meta_protocol_version(message.parsed).has_value();
+        if (message.method == "initialize") initialize_frame_ = message.frame;
+        return message;
+    }
+
+    web::request<web::string_body> make_request(web::verb verb, const http::HttpUrl& target, std::string body) const {
+        web::request<web::string_body> request{verb, target.target, 11};
+        request.set(web::field::host, target.host_header);
+        request.set(web::field::user_agent, "mcpkit");
+        if (verb == web::verb::post) {
+            request.set(web::field::content_type, "application/json");
+            request.set(web::field::accept, "application/json, text/event-stream");
+        } else if (verb == web::verb::get) {
+            request.set(web::field::accept, "text/event-stream");
+        }
+        if (!session_id_.empty()) request.set("Mcp-Session-Id", session_id_);
+        if (!negotiated_version_.empty()) request.set("MCP-Protocol-Version", negotiated_version_);
+        for (const auto& [name, value] : options_.headers) request.set(name, value);
+        request.body() = std::move(body);
+        request.prepare_payload();
+        return request;
+    }
+
+    asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<Gate> gate) {
+        auto self = shared_from_this();
+        auto open_gate = [&] { gate->open(); };
+        const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
+        auto request = make_request(web::verb::post, target, message->frame);
+        if (message->modern) http::add_modern_headers(request, message->parsed, tool_headers_);
+        auto stream = co_await pool_.acquire(options_.http_timeout);
+        if (!stream) {
+            open_gate();
+            fail(*message, "cannot connect to " + options_.url);
+            co_return;
+        }
+        HttpExchange exchange(stream);
+        if (!co_await exchange.start(request, options_.http_timeout)) {
+            open_gate();
+            fail(*message, "no answer from " + options_.url);
+            co_return;
+        }
+        int status = static_cast<int>(exchange.head().result_int());
+        std::string content_type(exchange.head()[web::field::content_type]);
+        if (auto session = exchange.head().find("Mcp-Session-Id");
+            session != exchange.head().end() && message->method == "initialize" && !message->modern)
+            session_id_ = std::string(session->value());
+
+        // A session the server no longer knows: start a new one, then try again once.
+        if (status == 404 && !session_id_.empty() && message->method != "initialize" && !legacy_ &&
+            message->attempts == 0) {
+            co_await exchange.read_all(max_json_body);
+            open_gate();
+            message->attempts++;
+            if (co_await reinitialize()) co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+            else fail(*message, "the session expired and a new one could not be started");
+            co_return;
+        }
+        // A 2024-11-05 server: initialize is refused on the single endpoint.
+        if (message->method == "initialize" && !message->modern && !legacy_ && options_.legacy_fallback &&
+            (status == 400 || status == 404 || status == 405)) {
+            co_await exchange.read_all(max_json_body);
+            open_gate();
+            if (co_await start_legacy()) {
+                co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+            } else {
+                fail(*message, "the server refused initialize with HTTP " + std::to_string(status) +
+                                   " and offers no HTTP+SSE endpoint either");
+            }
+            co_return;
+        }
+        if (message->method == "notifications/initialized" && status >= 200 && status < 300 && !legacy_)
+            start_get_stream();  // before the gate opens, so the sender waits for the GET's head too
+        open_gate();
+        if (is_event_stream(content_type) && status == 200) {
+            co_await read_events(exchange, message->id);
+            co_return;
+        }
+        auto body = co_await exchange.read_all(max_json_body);
+        if (exchange.reusable()) pool_.release(stream);
+        if (body && !body->empty() && (body->front() == '{' || body->front() == '[')) {
+            deliver(*body);
+            if (status >= 400 && message->id && !answered(*message->id))
+                fail(*message, "HTTP " + std::to_string(status));
+            co_return;
+        }
+        if (status >= 300 && message->id) fail(*message, "HTTP " + std::to_string(status));
+    }
+
+    /// Reads one SSE stream to its end, resuming it with GET + Last-Event-ID while `waiting_for`
+    /// (our request) has no answer yet.
+    asio::awaitable<void> read_events(HttpExchange& exchange, std::optional<jsonrpc::RequestId> waiting_for) {
+        auto self = shared_from_this();
+        http::SseParser parser;
+        co_await exchange.read_body([&](std::string_view bytes) {
+            parser.feed(bytes, [&](http::SseEvent& event) {
+                if (event.type == "message" && !event.data.empty()) deliver(event.data);
+            });
+        });
+        if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_) co_return;
+        co_await resume(parser.last_event_id(), parser.retry(), *waiting_for);
+    }
+
+    asio::awaitable<void> resume(std::string last_event_id, std::optional<std::chrono::milliseconds> retry,
+                                 jsonrpc::RequestId waiting_for) {
+        auto self = shared_from_this();
+        auto delay = retry.value_or(options_.reconnect_delay);
+        for (int attempt = 0; attempt < options_.max_reconnects && !closed_ && !answered(waiting_for); ++attempt) {
+            asio::steady_timer wait(executor_, delay);
+            co_await wait.async_wait(use_tuple);
+            if (closed_ || answered(waiting_for)) co_return;
+            auto request = make_request(web::verb::get, url_, "");
+            request.set("Last-Event-ID", last_event_id);
+            auto stream = co_await pool_.acquire(options_.http_timeout);
+            if (stream) {
+                HttpExchange exchange(stream);
+                bool started = co_await exchange.start(request, options_.http_timeout);
+                if (started && exchange.head().result_int() == 200 &&
+                    is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
+                    http::SseParser parser;
+                    co_await exchange.read_body([&](std::string_view bytes) {
+                        parser.feed(bytes, [&](http::SseEvent& event) {
+                            if (event.type == "message" && !event.data.empty()) deliver(event.data);
+                            // Done with this stream once the answer is in; the server may keep it open.
+                            if (answered(waiting_for)) {
+                                boost::system::error_code ignored;
+                                stream->socket().close(ignored);
+                            }
+                        });
+                    });
+                    if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
+                    if (parser.retry()) delay = *parser.retry();
+                    attempt = -1;  // progress was made: the count starts again
+                    continue;
+                }
+                if (options_.log)
+                    options_.log(started ? "resuming the stream got HTTP " + std::to_string(exchange.head().result_int())
+                                         : std::string("resuming the stream failed: no answer"));
+            }
+            delay = std::chrono::duration_cast<std::chrono::milliseconds>(delay * 3 / 2);
+        }
+        if (!answered(waiting_for) && !closed_) {
+            if (options_.log) options_.log("stream for request " + waiting_for.to_display() + " was lost");
+            fail_id(waiting_for, "the server's stream ended without an answer and could not be resumed");
+        }
+    }
+
+    void start_get_stream() {
+        if (!options_.open_get_stream || get_stream_started_ || session_id_.empty()) return;
+        get_stream_started_ = true;
+        // Hold the sender until the GET is answered: a server may send its requests only there.
+        auto gate = std::make_shared<Gate>(executor_, head_gate);
+        get_gate_ = gate;
+        asio::co_spawn(executor_, run_get_stream(gate), asio::detached);
+    }
+
+    asio::awaitable<void> run_get_stream(std::shared_ptr<Gate> gate) {
+        auto self = shared_from_this();
+        std::string last_event_id;
+        std::chrono::milliseconds delay = options_.reconnect_delay;
+        int failures = 0;
+        while (!closed_ && failures <= options_.max_reconnects) {
+            auto request = make_request(web::verb::get, url_, "");
+            if (!last_event_id.empty()) request.set("Last-Event-ID", last_event_id);
+            auto stream = co_await pool_.acquire(options_.http_timeout);
+            if (!stream) break;
+            HttpExchange exchange(stream);
+            bool started = co_await exchange.start(request, options_.http_timeout);
+            gate->open();
+            if (!started) break;
+            auto status = exchange.head().result_int();
+            if (status != 200 || !is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
+                // 405: the server offers no GET stream, which is allowed.
+                if (options_.log && status != 405) options_.log("GET stream refused with HTTP " + std::to_string(status));
+                co_return;
+            }
+            http::SseParser parser;
+            co_await exchange.read_body([&](std::string_view bytes) {
+                parser.feed(bytes, [&](http::SseEvent& event) {
+                    if (event.type == "message" && !event.data.empty()) deliver(event.data);
+                });
+            });
+            if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
+            if (parser.retry()) delay = *parser.retry();
+            ++failures;
+            asio::steady_timer wait(executor_, delay);
+            co_await wait.async_wait(use_tuple);
+        }
+    }
+
+    /// The session expired: initialize again (the client's own initialize, replayed) and carry on.
+    asio::awaitable<bool> reinitialize() {
+        auto self = shared_from_this();
+        if (initialize_frame_.empty()) co_return false;
+        session_id_.clear();
+        json::value initialize = json::parse(initialize_frame_);
+        initialize.as_object()["id"] = "mcpkit-reinitialize-" + std::to_string(++reinitializations_);
+        auto request = make_request(web::verb::post, url_, json::serialize(initialize));
+        request.erase("MCP-Protocol-Version");
+        auto stream = co_await pool_.acquire(options_.http_timeout);
+        if (!stream) co_return false;
+        HttpExchange exchange(stream);
+        if (!co_await exchange.start(request, options_.http_timeout) || exchange.head().result_int() != 200)
+            co_return false;
+        if (auto session = exchange.head().find("Mcp-Session-Id"); session != exchange.head().end())
+            session_id_ = std::string(session->value());
+        if (is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
+            co_await exchange.read_body([](std::string_view) {});
+        } else {
+            co_await exchange.read_all(max_json_body);
+        }
+        auto initialized = make_request(web::verb::post, url_, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        if (auto next = co_await pool_.acquire(options_.http_timeout)) {
+            HttpExchange notify(next);
+            if (co_await notify.start(initialized, options_.http_timeout)) co_await notify.read_all(max_json_body);
+        }
+        if (options_.log) options_.log("session expired; started a new one");
+        get_stream_started_ = false;
+        start_get_stream();
+        co_return !session_id_.empty();
+    }
+
+    /// HTTP+SSE (2024-11-05): GET the URL for an `endpoint` event, then POST everything there.
+    asio::awaitable<bool> start_legacy() {
+        auto self = shared_from_this();
+        auto request = make_request(web::verb::get, url_, "");
+        auto stream = co_await pool_.acquire(options_.http_timeout);
+        if (!stream) co_return false;
+        auto exchange = std::make_shared<HttpExchange>(stream);
+        if (!co_await exchange->start(request, options_.http_timeout) || exchange->head().result_int() != 200 ||
+            !is_event_stream(std::string(exchange->head()[web::field::content_type])))
+            co_return false;
+        auto found = std::make_shared<asio::steady_timer>(executor_, options_.http_timeout);
+        asio::co_spawn(executor_, read_legacy_stream(exchange, found), asio::detached);
+        co_await found->async_wait(use_tuple);
+        co_return legacy_.has_value();
+    }
+
+    asio::awaitable<void> read_legacy_stream(std::shared_ptr<HttpExchange> exchange,
+                                             std::shared_ptr<asio::steady_timer> found) {
+        auto self = shared_from_this();
+        http::SseParser parser;
+        co_await exchange->read_body([&](std::string_view bytes) {
+            parser.feed(bytes, [&](http::SseEvent& event) {
+                if (event.type == "endpoint" && !legacy_) {
+                    legacy_ = http::resolve_same_origin(url_, event.data);
+                    if (!legacy_ && options_.log) options_.log("ignored an endpoint on another origin: " + event.data);
+                    found->cancel();
+                } else if (event.type == "message" && !event.data.empty()) {
+                    deliver(event.data);
+                }
+            });
+        });
+        found->cancel();
+        if (!closed_) {
+            // Without its stream, a legacy session is over.
+            if (options_.log) options_.log("the HTTP+SSE stream ended");
+            close();
+        }
+    }
+
+    // ---- receiving ----
+
+    void deliver(std::string_view frame) {
+        if (closed_) return;
+        boost::system::error_code ec;
+        json::value parsed = json::parse(frame, ec);
+        if (!ec && parsed.is_object()) note_response(parsed.as_object());
+        // Answers to our own re-initialization are ours alone.
+        if (!ec && parsed.is_object())
+            if (auto* id = parsed.as_object().if_contains("id"); id && id->is_string() &&
+                                                               id->as_string().starts_with("mcpkit-reinitialize-"))
+                return;
+        inbound_.emplace_back(frame);
+        if (reader_waiting_) reader_wake_.cancel();
+    }
+
+    void note_response(const json::object& message) {
+        if (message.contains("method")) return;
+        auto* id_value = message.if_contains("id");
+        jsonrpc::RequestId id;
+        if (!id_value || !jsonrpc::RequestId::from_json(*id_value, id)) return;
+        auto it = methods_.find(id);
+        if (it == methods_.end()) return;
+        std::string method = std::move(it->second);
+        methods_.erase(it);
+        auto* result = message.if_contains("result");
+        if (!result || !result->is_object()) return;
+        if (method == "initialize") {
+            if (auto* version = result->as_object().if_contains("protocolVersion"); version && version->is_string())
+                negotiated_version_ = std::string(version->as_string());
+        } else if (method == "tools/list") {
+            http::learn_tool_headers(result->as_object(), tool_headers_);
+        }
+    }
+
+    bool answered(const jsonrpc::RequestId& id) const { return !methods_.contains(id); }
+
+    void fail(const Outgoing& message, const std::string& reason) {
+        if (message.id) fail_id(*message.id, reason);
+    }
+
+    void fail_id(const jsonrpc::RequestId& id, const std::string& reason) {
+        if (answered(id)) return;
+        std::string frame;
+        jsonrpc::encode_error(frame, id, jsonrpc::ErrorObject{-32000, "Transport error: " + reason, nullptr});
+        deliver(frame);
+    }
+
+    asio::any_io_executor executor_;
+    StreamableHttpClientOptions options_;
+    http::HttpUrl url_;
+    http::ConnectionPool pool_;
+    std::optional<http::HttpUrl> legacy_;
+    std::deque<std::string> inbound_;
+    std::string current_;
+    asio::steady_timer reader_wake_;
+    bool reader_waiting_ = false;
+    std::deque<std::string> outgoing_;
+    asio::steady_timer sender_wake_;
+    bool sender_running_ = false;
+    bool sender_waiting_ = false;
+    std::shared_ptr<Gate> get_gate_;
+    bool closed_ = false;
+    std::string session_id_;
+    std::string negotiated_version_;
+    std::string initialize_frame_;
+    int reinitializations_ = 0;
+    bool get_stream_started_ = false;
+    std::unordered_map<jsonrpc::RequestId, std::string> methods_;  ///< our requests still unanswered
+    http::ToolHeaders tool_headers_;
+};
+
+}  // namespace
+
+std::shared_ptr<StreamableHttpClientTransport> StreamableHttpClientTransport::create(
+    asio::any_io_executor executor, StreamableHttpClientOptions options) {
+    return std::make_shared<ClientTransport>(std::move(executor), std::move(options));
+}
+
+}  // namespace mcp
