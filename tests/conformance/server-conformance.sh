@@ -43,5 +43,13 @@ for requirements in 2025-11-25 2026-07-28; do
 done
 if ! kill -0 $server 2>/dev/null; then
   echo "the server died during the run:"; cat "$work/server.log"; status=1
+else
+  # A graceful stop must be quick and clean (under sanitizers: no report either).
+  kill -TERM $server
+  wait $server
+  server_exit=$?
+  if [ $server_exit -ne 0 ] || grep -q 'Sanitizer' "$work/server.log"; then
+    echo "the server did not stop cleanly (exit $server_exit):"; cat "$work/server.log"; status=1
+  fi
 fi
 exit $status
