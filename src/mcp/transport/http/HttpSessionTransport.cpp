@@ -85,26 +85,27 @@ void HttpSessionTransport::deliver(PostExchange exchange) {
     if (requests == 0) {
         if (exchange.http) exchange.http->finish();  // 202: notifications and responses need no answer
     } else {
-        auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
-        stream->accepts_sse = exchange.accepts_sse;
+        std::vector<jsonrpc::RequestId> ids;
         if (exchange.messages.is_batch) {
-            for (const auto& item : exchange.messages.batch) collect_request_ids(item, stream->request_ids);
-            batch_streams_.push_back(stream);
+            for (const auto& item : exchange.messages.batch) collect_request_ids(item, ids);
         } else {
-            collect_request_ids(exchange.messages.single, stream->request_ids);
+            collect_request_ids(exchange.messages.single, ids);
         }
-        for (const auto& id : stream->request_ids) {
+        for (const auto& id : ids) {
             if (by_request_.contains(id)) {
                 // The engine would refuse the duplicate; its refusal must not steal the first one's stream.
                 if (exchange.http)
                     exchange.http->respond(
-                    200, error_body(id, jsonrpc::error_code::invalid_request,
-                                    "Invalid request: id " + id.to_display() +
-                                        " is already in use by a request in flight; use a fresh id"));
-                if (exchange.messages.is_batch) batch_streams_.pop_back();
+                        200, error_body(id, jsonrpc::error_code::invalid_request,
+                                        "Invalid request: id " + id.to_display() +
+                                            " is already in use by a request in flight; use a fresh id"));
                 return;
             }
         }
+        auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
+        stream->accepts_sse = exchange.accepts_sse;
+        stream->request_ids = std::move(ids);
+        if (exchange.messages.is_batch) batch_streams_.push_back(stream);
         for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
         stream->outstanding = 1;
     }
