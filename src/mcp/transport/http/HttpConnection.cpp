@@ -53,7 +53,7 @@ public:
 private:
     /// Handles one request; returns whether the connection may carry another.
     asio::awaitable<bool> handle(Request& request);
-    asio::awaitable<bool> handle_post(Request& request, bool keep_alive);
+    asio::awaitable<bool> handle_post(Request& request, EndpointRequest endpoint_request, bool keep_alive);
     asio::awaitable<bool> send_to_endpoint(EndpointRequest endpoint_request, bool keep_alive);
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
@@ -122,7 +122,7 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
     endpoint_request.version_header = std::string(trim_ows(header(request, "MCP-Protocol-Version").value_or("")));
     switch (request.method()) {
     case web::verb::post:
-        co_return co_await handle_post(request, keep_alive);
+        co_return co_await handle_post(request, std::move(endpoint_request), keep_alive);
     case web::verb::get: {
         auto accept = header(request, "Accept").value_or("");
         if (!contains_case_insensitive(accept, "text/event-stream") && !contains_case_insensitive(accept, "*/*"))
@@ -145,7 +145,7 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
     }
 }
 
-asio::awaitable<bool> ConnectionState::handle_post(Request& request, bool keep_alive) {
+asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointRequest endpoint_request, bool keep_alive) {
     auto content_type = header(request, "Content-Type").value_or("");
     if (!contains_case_insensitive(content_type, "application/json"))
         co_return co_await respond(web::status::unsupported_media_type,
@@ -162,12 +162,9 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, bool keep_a
                                               "Accept must list both application/json and text/event-stream"),
                                    keep_alive);
 
-    EndpointRequest endpoint_request;
     endpoint_request.verb = EndpointRequest::Verb::post;
     endpoint_request.accepts_sse = accepts_sse;
-    endpoint_request.session_id = std::string(header(request, "Mcp-Session-Id").value_or(""));
-    auto version_header = header(request, "MCP-Protocol-Version");
-    endpoint_request.version_header = std::string(trim_ows(version_header.value_or("")));
+    auto version_header = header(request, "MCP-Protocol-Version");  // absent and empty differ here
     endpoint_request.messages = decoder_.decode(request.body());
     auto& messages = endpoint_request.messages;
     if (!messages.is_batch) {
@@ -183,11 +180,10 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, bool keep_a
     if (endpoint_request.modern) {
         if (auto problem = check_standard_headers(messages, version_header, header(request, "Mcp-Method"),
                                                   header(request, "Mcp-Name"))) {
-            jsonrpc::RequestId id;
-            if (auto* message = std::get_if<jsonrpc::Message>(&messages.single))
-                if (auto* call = std::get_if<jsonrpc::Request>(message)) id = call->id;
+            const jsonrpc::Request* call = single_request(messages);
             co_return co_await respond(web::status::bad_request,
-                                       error_body(id, jsonrpc::error_code::header_mismatch, problem->message),
+                                       error_body(call ? call->id : jsonrpc::RequestId(),
+                                                  jsonrpc::error_code::header_mismatch, problem->message),
                                        keep_alive);
         }
         if (single_method(messages) == "tools/call") {

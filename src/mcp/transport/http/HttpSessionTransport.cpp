@@ -13,7 +13,7 @@ namespace asio = boost::asio;
 /// One outgoing stream as the session sees it: a POST's answer, or the standalone GET stream.
 /// It outlives the HTTP response it is written to, which may come and go (resumption).
 struct HttpSessionTransport::OutboundStream {
-    std::string id;  ///< empty for stateless exchanges: their events carry no id
+    std::string id;  ///< set when a session stream turns to SSE; stateless streams' events carry no id
     std::uint64_t next_sequence = 1;
     std::shared_ptr<ResponseStream> http;  ///< null while the client is away
     std::vector<jsonrpc::RequestId> request_ids;
@@ -25,18 +25,6 @@ struct HttpSessionTransport::OutboundStream {
 };
 
 namespace {
-
-std::size_t count_requests(const jsonrpc::Decoded& decoded) {
-    auto is_request = [](const jsonrpc::DecodedItem& item) {
-        if (auto* message = std::get_if<jsonrpc::Message>(&item))
-            return std::holds_alternative<jsonrpc::Request>(*message);
-        return std::get<jsonrpc::DecodeError>(item).id.is_null() == false;
-    };
-    if (!decoded.is_batch) return is_request(decoded.single) ? 1 : 0;
-    std::size_t count = 0;
-    for (const auto& item : decoded.batch) count += is_request(item) ? 1 : 0;
-    return count;
-}
 
 void collect_request_ids(const jsonrpc::DecodedItem& item, std::vector<jsonrpc::RequestId>& ids) {
     if (auto* message = std::get_if<jsonrpc::Message>(&item)) {
@@ -81,16 +69,15 @@ void HttpSessionTransport::deliver(PostExchange exchange) {
         if (exchange.http) exchange.http->respond(404, session_not_found_body());
         return;
     }
-    std::size_t requests = count_requests(exchange.messages);
-    if (requests == 0) {
+    std::vector<jsonrpc::RequestId> ids;
+    if (exchange.messages.is_batch) {
+        for (const auto& item : exchange.messages.batch) collect_request_ids(item, ids);
+    } else {
+        collect_request_ids(exchange.messages.single, ids);
+    }
+    if (ids.empty()) {
         if (exchange.http) exchange.http->finish();  // 202: notifications and responses need no answer
     } else {
-        std::vector<jsonrpc::RequestId> ids;
-        if (exchange.messages.is_batch) {
-            for (const auto& item : exchange.messages.batch) collect_request_ids(item, ids);
-        } else {
-            collect_request_ids(exchange.messages.single, ids);
-        }
         for (const auto& id : ids) {
             if (by_request_.contains(id)) {
                 // The engine would refuse the duplicate; its refusal must not steal the first one's stream.
@@ -119,10 +106,6 @@ std::shared_ptr<HttpSessionTransport::OutboundStream> HttpSessionTransport::new_
     stream->http = http;
     stream->priming = priming;
     stream->modern = modern;
-    if (!settings_.session_id.empty()) {
-        stream->id = random_hex(8);
-        live_streams_.emplace(stream->id, stream);
-    }
     return stream;
 }
 
@@ -151,7 +134,7 @@ void HttpSessionTransport::send(std::string_view frame, SendContext context) {
     }
     if (!stream) stream = standalone_;
     if (!stream) return;  // unrelated messages with no GET stream open have nowhere to go
-    emit(*stream, frame);
+    emit(stream, frame);
 }
 
 void HttpSessionTransport::answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame,
@@ -165,12 +148,19 @@ void HttpSessionTransport::answer(const std::shared_ptr<OutboundStream>& stream,
         end_stream(*stream);
         return;
     }
-    emit(*stream, frame);
+    emit(stream, frame);
     if (stream->outstanding == 0) end_stream(*stream);
 }
 
-void HttpSessionTransport::start_events(OutboundStream& stream) {
+void HttpSessionTransport::start_events(const std::shared_ptr<OutboundStream>& stream_pointer) {
+    auto& stream = *stream_pointer;
     stream.events = true;
+    if (!settings_.session_id.empty() && stream.id.empty()) {
+        // Only a stream that carries events can be resumed, so only it needs an id (most answers
+        // are plain JSON and never do).
+        stream.id = random_hex(8);
+        live_streams_.emplace(stream.id, stream_pointer);
+    }
     if (!stream.http) return;
     stream.http->start_events();
     if (stream.priming && !stream.id.empty()) {
@@ -180,8 +170,9 @@ void HttpSessionTransport::start_events(OutboundStream& stream) {
     }
 }
 
-void HttpSessionTransport::emit(OutboundStream& stream, std::string_view frame) {
-    if (!stream.events) start_events(stream);
+void HttpSessionTransport::emit(const std::shared_ptr<OutboundStream>& stream_pointer, std::string_view frame) {
+    auto& stream = *stream_pointer;
+    if (!stream.events) start_events(stream_pointer);
     std::string event_id;
     if (!stream.id.empty()) {
         std::uint64_t sequence = stream.next_sequence++;
@@ -195,11 +186,14 @@ void HttpSessionTransport::end_stream(OutboundStream& stream) {
     if (stream.http) stream.http->finish();
     stream.http.reset();
     if (!stream.id.empty()) live_streams_.erase(stream.id);
-    if (settings_.session_id.empty() && by_request_.empty() && batch_streams_.empty() && on_finished) {
-        auto finished = std::move(on_finished);
-        on_finished = nullptr;
-        finished();
-    }
+    if (settings_.session_id.empty() && by_request_.empty() && batch_streams_.empty()) report_finished();
+}
+
+void HttpSessionTransport::report_finished() {
+    if (!on_finished) return;
+    auto finished = std::move(on_finished);
+    on_finished = nullptr;
+    finished();
 }
 
 void HttpSessionTransport::close_request_stream(const jsonrpc::RequestId& id) {
@@ -208,7 +202,7 @@ void HttpSessionTransport::close_request_stream(const jsonrpc::RequestId& id) {
     auto& stream = *it->second;
     if (!stream.http) return;
     // Give the client an event id first, so it can come back for the rest.
-    if (!stream.events) start_events(stream);
+    if (!stream.events) start_events(it->second);
     stream.http->finish();
     stream.http.reset();
 }
@@ -218,7 +212,7 @@ bool HttpSessionTransport::open_standalone(const std::shared_ptr<ResponseStream>
     if (!standalone_) standalone_ = new_stream(http, priming, false);
     standalone_->http = http;
     standalone_->priming = priming;
-    start_events(*standalone_);
+    start_events(standalone_);
     return true;
 }
 
@@ -251,11 +245,7 @@ void HttpSessionTransport::client_left(const std::shared_ptr<ResponseStream>& ht
     if (settings_.session_id.empty()) {
         // Stateless: closing the response is how a 2026 client cancels.
         close();
-        if (on_finished) {
-            auto finished = std::move(on_finished);
-            on_finished = nullptr;
-            finished();
-        }
+        report_finished();
     }
 }
 

@@ -67,13 +67,16 @@ public:
     const std::string& session_id() const { return settings_.session_id; }
     /// Called (once) when a stateless exchange has answered everything, or its client left.
     std::function<void()> on_finished;
+    /// Calls on_finished if it has not been called yet.
+    void report_finished();
 
 private:
     struct OutboundStream;
 
     std::shared_ptr<OutboundStream> new_stream(const std::shared_ptr<ResponseStream>& http, bool priming, bool modern);
-    void emit(OutboundStream& stream, std::string_view frame);
-    void start_events(OutboundStream& stream);
+    void emit(const std::shared_ptr<OutboundStream>& stream, std::string_view frame);
+    /// Turns a stream into SSE; a session stream gets its id (and becomes resumable) here.
+    void start_events(const std::shared_ptr<OutboundStream>& stream);
     void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const SendContext& context);
     void end_stream(OutboundStream& stream);
     void wake_reader();

@@ -14,12 +14,6 @@ namespace json = boost::json;
 
 namespace {
 
-const jsonrpc::Request* single_request(const jsonrpc::Decoded& decoded) {
-    if (decoded.is_batch) return nullptr;
-    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
-    return message ? std::get_if<jsonrpc::Request>(message) : nullptr;
-}
-
 /// Messages that change a session's state, which another instance must replay to rebuild it.
 bool shapes_session(const jsonrpc::Message& message) {
     std::string_view method;
@@ -113,10 +107,7 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
             request.http->respond(404, session_not_found_body());
             return;
         }
-        auto& live = sessions_[request.session_id];
-        version = live.version;
-        live.last_seen = std::chrono::steady_clock::now();
-        store_->touch(request.session_id);
+        version = touch(request.session_id).version;
         auto record = [&](const jsonrpc::DecodedItem& item) {
             if (auto* message = std::get_if<jsonrpc::Message>(&item); message && shapes_session(*message)) {
                 std::string text;
@@ -168,11 +159,7 @@ void McpEndpoint::post_stateless(EndpointRequest& request) {
     PostExchange exchange{std::move(request.messages), request.http, request.accepts_sse, false, true};
     transport->deliver(std::move(exchange));
     // Notifications alone were answered with 202 and leave nothing in flight.
-    if (transport->idle() && transport->on_finished) {
-        auto finished = std::move(transport->on_finished);
-        transport->on_finished = nullptr;
-        finished();
-    }
+    if (transport->idle()) transport->report_finished();
 }
 
 void McpEndpoint::get(EndpointRequest& request) {
@@ -192,9 +179,7 @@ void McpEndpoint::get(EndpointRequest& request) {
         request.http->respond(404, session_not_found_body());
         return;
     }
-    auto& live = sessions_[request.session_id];
-    live.last_seen = std::chrono::steady_clock::now();
-    store_->touch(request.session_id);
+    auto& live = touch(request.session_id);
     watch_client(transport, request.http);
     if (!request.last_event_id.empty()) {
         // Event ids are "<stream>_<sequence>".
@@ -271,6 +256,13 @@ std::shared_ptr<HttpSessionTransport> McpEndpoint::find_session(const std::strin
         transport->deliver(PostExchange{std::move(decoded), nullptr, false, false, false});
     }
     return transport;
+}
+
+McpEndpoint::LiveSession& McpEndpoint::touch(const std::string& id) {
+    auto& live = sessions_[id];
+    live.last_seen = std::chrono::steady_clock::now();
+    store_->touch(id);
+    return live;
 }
 
 void McpEndpoint::end_session(const std::string& id) {

@@ -42,6 +42,12 @@ public:
     bool busy() const;
 
 private:
+    struct LiveSession {
+        std::shared_ptr<HttpSessionTransport> transport;
+        std::string version;  ///< what initialize asked for
+        std::chrono::steady_clock::time_point last_seen;
+    };
+
     void post_stateful(EndpointRequest& request);
     void post_stateless(EndpointRequest& request);
     void get(EndpointRequest& request);
@@ -49,6 +55,8 @@ private:
     std::shared_ptr<HttpSessionTransport> start_session(const std::string& id);
     /// The session here, or one this instance rebuilds from the store; null if it does not exist.
     std::shared_ptr<HttpSessionTransport> find_session(const std::string& id);
+    /// Marks a session used now, here and in the store.
+    LiveSession& touch(const std::string& id);
     void end_session(const std::string& id);
     void watch_client(const std::shared_ptr<HttpSessionTransport>& transport,
                       const std::shared_ptr<ResponseStream>& http);
@@ -59,11 +67,6 @@ private:
     boost::asio::io_context& io_;
     const StreamableHttpServerOptions& options_;
     std::shared_ptr<SessionStore> store_;
-    struct LiveSession {
-        std::shared_ptr<HttpSessionTransport> transport;
-        std::string version;  ///< what initialize asked for
-        std::chrono::steady_clock::time_point last_seen;
-    };
     std::unordered_map<std::string, LiveSession> sessions_;
     std::unordered_set<std::shared_ptr<HttpSessionTransport>> exchanges_;
     boost::asio::steady_timer sweep_timer_;

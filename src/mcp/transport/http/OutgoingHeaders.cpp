@@ -1,6 +1,7 @@
 #include "transport/http/OutgoingHeaders.hpp"
 
 #include "mcp/protocol/Tool.hpp"
+#include "transport/http/RequestRules.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -49,11 +50,9 @@ const json::object* params_of(const json::value& message) {
 
 std::optional<std::string> meta_protocol_version(const json::value& message) {
     auto* params = params_of(message);
-    auto* meta = params ? params->if_contains("_meta") : nullptr;
-    if (!meta || !meta->is_object()) return std::nullopt;
-    auto* version = meta->as_object().if_contains("io.modelcontextprotocol/protocolVersion");
-    if (!version || !version->is_string()) return std::nullopt;
-    return std::string(version->as_string());
+    if (!params) return std::nullopt;
+    auto version = protocol_version_in_meta(*params);
+    return version ? std::optional<std::string>(*version) : std::nullopt;
 }
 
 void learn_tool_headers(const json::object& result, ToolHeaders& headers) {

@@ -32,28 +32,14 @@ std::string_view host_without_port(std::string_view host) {
     return colon == std::string_view::npos ? host : host.substr(0, colon);
 }
 
-const json::value* find_meta_field(const jsonrpc::Decoded& decoded, std::string_view key) {
+const json::object* single_params(const jsonrpc::Decoded& decoded) {
     if (decoded.is_batch) return nullptr;
     auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
     if (!message) return nullptr;
     const json::value* params = nullptr;
     if (auto* request = std::get_if<jsonrpc::Request>(message)) params = &request->params;
     if (auto* notification = std::get_if<jsonrpc::Notification>(message)) params = &notification->params;
-    if (!params || !params->is_object()) return nullptr;
-    auto* meta = params->as_object().if_contains("_meta");
-    if (!meta || !meta->is_object()) return nullptr;
-    return meta->as_object().if_contains(key);
-}
-
-const json::object* single_params(const jsonrpc::Decoded& decoded) {
-    if (decoded.is_batch) return nullptr;
-    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
-    if (!message) return nullptr;
-    if (auto* request = std::get_if<jsonrpc::Request>(message))
-        return request->params.is_object() ? &request->params.as_object() : nullptr;
-    if (auto* notification = std::get_if<jsonrpc::Notification>(message))
-        return notification->params.is_object() ? &notification->params.as_object() : nullptr;
-    return nullptr;
+    return params && params->is_object() ? &params->as_object() : nullptr;
 }
 
 bool is_base64_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/'; }
@@ -124,10 +110,23 @@ bool is_modern_request(bool has_session_id, std::string_view version_header, boo
     return true;
 }
 
-std::optional<std::string_view> meta_protocol_version(const jsonrpc::Decoded& decoded) {
-    auto* version = find_meta_field(decoded, "io.modelcontextprotocol/protocolVersion");
+std::optional<std::string_view> protocol_version_in_meta(const json::object& params) {
+    auto* meta = params.if_contains("_meta");
+    if (!meta || !meta->is_object()) return std::nullopt;
+    auto* version = meta->as_object().if_contains("io.modelcontextprotocol/protocolVersion");
     if (!version || !version->is_string()) return std::nullopt;
     return std::string_view(version->as_string());
+}
+
+std::optional<std::string_view> meta_protocol_version(const jsonrpc::Decoded& decoded) {
+    const json::object* params = single_params(decoded);
+    return params ? protocol_version_in_meta(*params) : std::nullopt;
+}
+
+const jsonrpc::Request* single_request(const jsonrpc::Decoded& decoded) {
+    if (decoded.is_batch) return nullptr;
+    auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
+    return message ? std::get_if<jsonrpc::Request>(message) : nullptr;
 }
 
 std::string_view single_method(const jsonrpc::Decoded& decoded) {

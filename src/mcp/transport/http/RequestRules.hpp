@@ -32,8 +32,12 @@ std::optional<std::string> check_host_and_origin(const HostPolicy& policy, std::
 /// `meta_version` is params._meta["io.modelcontextprotocol/protocolVersion"] when it is a string.
 bool is_modern_request(bool has_session_id, std::string_view version_header, bool has_meta_version);
 
-/// params._meta["io.modelcontextprotocol/protocolVersion"] of a single request, if present.
+/// params._meta["io.modelcontextprotocol/protocolVersion"], if it is a string.
+std::optional<std::string_view> protocol_version_in_meta(const boost::json::object& params);
+/// The same for a single message's params, if present.
 std::optional<std::string_view> meta_protocol_version(const jsonrpc::Decoded& decoded);
+/// The body's request when it is one request (not a batch, a notification or a response).
+const jsonrpc::Request* single_request(const jsonrpc::Decoded& decoded);
 /// The method of a single message, or empty.
 std::string_view single_method(const jsonrpc::Decoded& decoded);
 
