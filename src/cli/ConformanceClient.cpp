@@ -129,6 +129,7 @@ int run_conformance_client(const std::string& url) {
                                        {"stopReason", "endTurn"}};
             };
             options.roots = std::vector<mcp::Root>{{"file:///tmp", std::string("tmp")}};
+            options.log = [](std::string_view message) { say(std::string(message)); };
             options.on_notification = [](std::string_view method, const json::value& params) {
                 say(std::string(method) + " " + json::serialize(params));
             };

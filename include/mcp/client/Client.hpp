@@ -63,6 +63,8 @@ struct ClientOptions {
     std::function<void(std::string_view method, const boost::json::value& params)> on_notification;
     /// How many input_required rounds one call may take before failing (2026-07-28).
     int max_input_rounds = 8;
+    /// Where the client reports what it ignored (e.g. a tool it cannot call). Default: nothing.
+    std::function<void(std::string_view)> log;
 };
 
 struct RequestOptions {

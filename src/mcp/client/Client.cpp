@@ -214,12 +214,7 @@ asio::awaitable<std::vector<Tool>> Client::list_tools() {
         Tool tool = Tool::from_json(item);
         // SEP-2243: a tool whose x-mcp-header annotations are unusable must not be offered.
         if (auto problem = header_annotation_problem(tool.input_schema)) {
-            if (session_->options.on_notification)
-                session_->options.on_notification(
-                    "notifications/message",
-                    json::object{{"level", "warning"},
-                                 {"logger", "mcpkit.client"},
-                                 {"data", "ignored tool " + tool.name + ": " + *problem}});
+            if (session_->options.log) session_->options.log("ignored tool " + tool.name + ": " + *problem);
             continue;
         }
         tools.push_back(std::move(tool));

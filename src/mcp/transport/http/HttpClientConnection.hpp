@@ -3,6 +3,8 @@
 // keep-alive pool of TCP connections to one server, and one exchange (request out, head in,
 // body read in pieces as it arrives, which SSE needs).
 
+#include "transport/http/SseParser.hpp"
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -46,6 +48,8 @@ public:
     }
     /// Reads the body as it arrives; `on_data` gets each piece. False if the connection broke.
     boost::asio::awaitable<bool> read_body(const std::function<void(std::string_view)>& on_data);
+    /// Reads an SSE body to its end, handing each event to `on_event`. False if the connection broke.
+    boost::asio::awaitable<bool> read_events(SseParser& parser, const std::function<void(SseEvent&)>& on_event);
     /// The whole body (for JSON answers), up to `limit` bytes.
     boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
     bool reusable() const { return done_ && parser_.keep_alive(); }

@@ -4,6 +4,7 @@
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/HttpClientConnection.hpp"
 #include "transport/http/OutgoingHeaders.hpp"
+#include "transport/http/RequestLedger.hpp"
 #include "transport/http/SseParser.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -16,7 +17,6 @@
 #include <boost/json/serialize.hpp>
 
 #include <deque>
-#include <unordered_map>
 
 namespace mcp {
 namespace asio = boost::asio;
@@ -71,7 +71,8 @@ public:
         if (inbound_.empty()) co_return TransportRead{};
         current_ = std::move(inbound_.front());
         inbound_.pop_front();
-        co_return TransportRead{TransportRead::Kind::message, current_, current_.size(), nullptr};
+        // Decoded once, here: the ledger has read it already and the engine takes it as it is.
+        co_return TransportRead{TransportRead::Kind::decoded, {}, 0, &current_};
     }
 
     void send(std::string_view frame, SendContext) override {
@@ -162,7 +163,7 @@ private:
             jsonrpc::RequestId parsed_id;
             if (jsonrpc::RequestId::from_json(*id, parsed_id) && !message.method.empty()) {
                 message.id = parsed_id;
-                methods_[parsed_id] = message.method;
+                ledger_.record(parsed_id, message.method);
             }
         }
         message.modern = http::meta_protocol_version(message.parsed).has_value();
@@ -181,7 +182,7 @@ private:
             request.set(web::field::accept, "text/event-stream");
         }
         if (!session_id_.empty()) request.set("Mcp-Session-Id", session_id_);
-        if (!negotiated_version_.empty()) request.set("MCP-Protocol-Version", negotiated_version_);
+        if (!ledger_.negotiated_version().empty()) request.set("MCP-Protocol-Version", ledger_.negotiated_version());
         for (const auto& [name, value] : options_.headers) request.set(name, value);
         request.body() = std::move(body);
         request.prepare_payload();
@@ -193,7 +194,7 @@ private:
         auto open_gate = [&] { gate->open(); };
         const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
         auto request = make_request(web::verb::post, target, message->frame);
-        if (message->modern) http::add_modern_headers(request, message->parsed, tool_headers_);
+        if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
         auto stream = co_await pool_.acquire(options_.http_timeout);
         if (!stream) {
             open_gate();
@@ -258,11 +259,7 @@ private:
     asio::awaitable<void> read_events(HttpExchange& exchange, std::optional<jsonrpc::RequestId> waiting_for) {
         auto self = shared_from_this();
         http::SseParser parser;
-        co_await exchange.read_body([&](std::string_view bytes) {
-            parser.feed(bytes, [&](http::SseEvent& event) {
-                if (event.type == "message" && !event.data.empty()) deliver(event.data);
-            });
-        });
+        co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event); });
         if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_) co_return;
         co_await resume(parser.last_event_id(), parser.retry(), *waiting_for);
     }
@@ -284,15 +281,13 @@ private:
                 if (started && exchange.head().result_int() == 200 &&
                     is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
                     http::SseParser parser;
-                    co_await exchange.read_body([&](std::string_view bytes) {
-                        parser.feed(bytes, [&](http::SseEvent& event) {
-                            if (event.type == "message" && !event.data.empty()) deliver(event.data);
-                            // Done with this stream once the answer is in; the server may keep it open.
-                            if (answered(waiting_for)) {
-                                boost::system::error_code ignored;
-                                stream->socket().close(ignored);
-                            }
-                        });
+                    co_await exchange.read_events(parser, [&](http::SseEvent& event) {
+                        deliver_event(event);
+                        // Done with this stream once the answer is in; the server may keep it open.
+                        if (answered(waiting_for)) {
+                            boost::system::error_code ignored;
+                            stream->socket().close(ignored);
+                        }
                     });
                     if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
                     if (parser.retry()) delay = *parser.retry();
@@ -341,11 +336,7 @@ private:
                 co_return;
             }
             http::SseParser parser;
-            co_await exchange.read_body([&](std::string_view bytes) {
-                parser.feed(bytes, [&](http::SseEvent& event) {
-                    if (event.type == "message" && !event.data.empty()) deliver(event.data);
-                });
-            });
+            co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event); });
             if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
             if (parser.retry()) delay = *parser.retry();
             ++failures;
@@ -406,16 +397,14 @@ private:
                                              std::shared_ptr<asio::steady_timer> found) {
         auto self = shared_from_this();
         http::SseParser parser;
-        co_await exchange->read_body([&](std::string_view bytes) {
-            parser.feed(bytes, [&](http::SseEvent& event) {
-                if (event.type == "endpoint" && !legacy_) {
-                    legacy_ = http::resolve_same_origin(url_, event.data);
-                    if (!legacy_ && options_.log) options_.log("ignored an endpoint on another origin: " + event.data);
-                    found->cancel();
-                } else if (event.type == "message" && !event.data.empty()) {
-                    deliver(event.data);
-                }
-            });
+        co_await exchange->read_events(parser, [&](http::SseEvent& event) {
+            if (event.type == "endpoint" && !legacy_) {
+                legacy_ = http::resolve_same_origin(url_, event.data);
+                if (!legacy_ && options_.log) options_.log("ignored an endpoint on another origin: " + event.data);
+                found->cancel();
+            } else {
+                deliver_event(event);
+            }
         });
         found->cancel();
         if (!closed_) {
@@ -429,38 +418,18 @@ private:
 
     void deliver(std::string_view frame) {
         if (closed_) return;
-        boost::system::error_code ec;
-        json::value parsed = json::parse(frame, ec);
-        if (!ec && parsed.is_object()) note_response(parsed.as_object());
-        // Answers to our own re-initialization are ours alone.
-        if (!ec && parsed.is_object())
-            if (auto* id = parsed.as_object().if_contains("id"); id && id->is_string() &&
-                                                               id->as_string().starts_with("mcpkit-reinitialize-"))
-                return;
-        inbound_.emplace_back(frame);
+        jsonrpc::Decoded decoded = decoder_.decode(frame);
+        ledger_.note(decoded);
+        inbound_.push_back(std::move(decoded));
         if (reader_waiting_) reader_wake_.cancel();
     }
 
-    void note_response(const json::object& message) {
-        if (message.contains("method")) return;
-        auto* id_value = message.if_contains("id");
-        jsonrpc::RequestId id;
-        if (!id_value || !jsonrpc::RequestId::from_json(*id_value, id)) return;
-        auto it = methods_.find(id);
-        if (it == methods_.end()) return;
-        std::string method = std::move(it->second);
-        methods_.erase(it);
-        auto* result = message.if_contains("result");
-        if (!result || !result->is_object()) return;
-        if (method == "initialize") {
-            if (auto* version = result->as_object().if_contains("protocolVersion"); version && version->is_string())
-                negotiated_version_ = std::string(version->as_string());
-        } else if (method == "tools/list") {
-            http::learn_tool_headers(result->as_object(), tool_headers_);
-        }
+    void deliver_event(const http::SseEvent& event) {
+        // Events without data are priming or keep-alive; other types are not MCP messages.
+        if (event.type == "message" && !event.data.empty()) deliver(event.data);
     }
 
-    bool answered(const jsonrpc::RequestId& id) const { return !methods_.contains(id); }
+    bool answered(const jsonrpc::RequestId& id) const { return ledger_.answered(id); }
 
     void fail(const Outgoing& message, const std::string& reason) {
         if (message.id) fail_id(*message.id, reason);
@@ -478,8 +447,10 @@ private:
     http::HttpUrl url_;
     http::ConnectionPool pool_;
     std::optional<http::HttpUrl> legacy_;
-    std::deque<std::string> inbound_;
-    std::string current_;
+    jsonrpc::Decoder decoder_;
+    http::RequestLedger ledger_;
+    std::deque<jsonrpc::Decoded> inbound_;
+    jsonrpc::Decoded current_;
     asio::steady_timer reader_wake_;
     bool reader_waiting_ = false;
     std::deque<std::string> outgoing_;
@@ -489,12 +460,9 @@ private:
     std::shared_ptr<Gate> get_gate_;
     bool closed_ = false;
     std::string session_id_;
-    std::string negotiated_version_;
     std::string initialize_frame_;
     int reinitializations_ = 0;
     bool get_stream_started_ = false;
-    std::unordered_map<jsonrpc::RequestId, std::string> methods_;  ///< our requests still unanswered
-    http::ToolHeaders tool_headers_;
 };
 
 }  // namespace
