@@ -9,3 +9,7 @@ target_compile_definitions(valijson INTERFACE VALIJSON_USE_EXCEPTIONS=1)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 add_library(cli11 INTERFACE IMPORTED)
 target_include_directories(cli11 SYSTEM INTERFACE ${CLI11_INCLUDE_DIR})
+
+# hiredis (Debian libhiredis-dev) for the Redis session store.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)

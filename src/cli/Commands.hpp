@@ -16,11 +16,11 @@ struct EverythingArguments {
     std::string http;            ///< HOST:PORT to serve Streamable HTTP on instead of stdio
     std::string http_path = "/mcp";
     int http_threads = -1;       ///< -1: one per core, minus one
+    std::string store = "memory";  ///< "memory" or redis://HOST:PORT
     std::vector<std::string> allowed_hosts;
     std::vector<std::string> allowed_origins;
     std::size_t max_sessions = 10000;
     int session_timeout_seconds = 1800;
-    std::string store;           ///< "memory" or redis://HOST:PORT
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);

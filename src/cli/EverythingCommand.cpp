@@ -4,6 +4,7 @@
 #include "everything/EverythingServer.hpp"
 
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/SessionStore.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -36,6 +37,10 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "Seconds before an idle session ends")
         ->capture_default_str()
         ->check(CLI::Range(1, 7 * 24 * 3600));
+    command->add_option("--store", arguments.store,
+                        "Where HTTP sessions and SSE events live: memory, or redis://HOST:PORT[/DB] to share them "
+                        "with other instances")
+        ->capture_default_str();
 }
 
 namespace {
@@ -78,6 +83,18 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     options.session_idle_timeout = std::chrono::seconds(arguments.session_timeout_seconds);
     options.max_body_bytes = arguments.max_message_size;
     options.log = std::move(log);
+    if (arguments.store.starts_with("redis://")) {
+        try {
+            options.store = mcp::make_redis_session_store(arguments.store);
+        } catch (const mcp::SessionStoreError& e) {
+            std::fprintf(stderr, "mcpkit everything: --store: %s\n", e.what());
+            return 1;
+        }
+    } else if (arguments.store != "memory") {
+        std::fprintf(stderr, "mcpkit everything: --store wants memory or redis://HOST:PORT, got \"%s\"\n",
+                     arguments.store.c_str());
+        return 2;
+    }
     std::string shown_host = options.host.find(':') == std::string::npos ? options.host : "[" + options.host + "]";
     try {
         return mcp::serve_http(server, io, std::move(options), [&](std::uint16_t port) {

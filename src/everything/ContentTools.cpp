@@ -1,7 +1,10 @@
-// Tools that answer on their own: every content type, tool errors, logging, progress, echo and
+// Tools that answer on their own: every content type, tool errors, logging, progress, echo, count_slowly and
 // the JSON Schema 2020-12 tool. None needs anything from the client, so they serve both eras alike.
 
 #include "everything/FixtureParts.hpp"
+
+#include <mcp/Error.hpp>
+#include <mcp/jsonrpc/ErrorCodes.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -10,6 +13,8 @@
 
 #include <chrono>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace mcpkit::everything {
 namespace asio = boost::asio;
@@ -105,6 +110,20 @@ asio::awaitable<CallToolResult> reconnection(mcp::ToolCall& call) {
         "stream closure.");
 }
 
+asio::awaitable<CallToolResult> count_slowly(mcp::ToolCall& call) {
+    // A long call that streams: progress per step, each naming the process, so a scale-out test
+    // knows which instance to kill mid-stream.
+    auto to = call.arguments.at("to").to_number<int>();
+    auto interval = std::chrono::milliseconds(call.arguments.at("interval_ms").to_number<int>());
+    std::string process = "pid " + std::to_string(::getpid());
+    for (int step = 1; step <= to; ++step) {
+        co_await sleep_for(interval);
+        if (call.cancelled()) throw mcp::Error(mcp::jsonrpc::error_code::request_cancelled, "Cancelled");
+        call.progress(step, to, "Counted " + std::to_string(step) + " on " + process);
+    }
+    co_return CallToolResult::text("Counted to " + std::to_string(to) + " on " + process);
+}
+
 CallToolResult streaming_elicitation(mcp::ToolCall& call) {
     // The check reads this call's stream: only notifications may precede the result, never a
     // request to the client. Progress goes out only when the client asked for it.
@@ -162,6 +181,14 @@ void register_content_tools(mcp::Server& server) {
                     [](mcp::ToolCall& call) {
                         return CallToolResult::text("Region: " + std::string(call.arguments.at("region").as_string()));
                     });
+    json::object count_to{{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"description", "Last number"}};
+    json::object interval{
+        {"type", "integer"}, {"minimum", 1}, {"maximum", 10000}, {"description", "Milliseconds between numbers"}};
+    server.add_tool(tool("count_slowly",
+                         "Counts to `to`, one number every `interval_ms`, reporting each as progress; names the "
+                         "process that counted (for scale-out tests)",
+                         mcp::schema_object({{"to", count_to}, {"interval_ms", interval}}, {"to", "interval_ms"})),
+                    count_slowly);
     server.add_tool(tool("echo", "Echoes the given text back as text content",
                          mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})),
                     [](mcp::ToolCall& call) { return CallToolResult::text(call.arguments.at("text").as_string()); });

@@ -204,6 +204,7 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointReq
                                                   "2026-07-28"),
                                    keep_alive);
     }
+    if (!endpoint_request.modern) endpoint_request.body = std::move(request.body());  // kept for stream takeover
     co_return co_await send_to_endpoint(std::move(endpoint_request), keep_alive);
 }
 

@@ -5,6 +5,8 @@
 #include "transport/http/RandomId.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::http {
@@ -17,6 +19,7 @@ struct HttpSessionTransport::OutboundStream {
     std::uint64_t next_sequence = 1;
     std::shared_ptr<ResponseStream> http;  ///< null while the client is away
     std::vector<jsonrpc::RequestId> request_ids;
+    std::string request;  ///< the POST body, until the stream is recorded in the store
     std::size_t outstanding = 0;  ///< answers still due (a batch counts once)
     bool events = false;          ///< turned into an SSE stream
     bool accepts_sse = true;
@@ -35,6 +38,15 @@ void collect_request_ids(const jsonrpc::DecodedItem& item, std::vector<jsonrpc::
 }
 
 }  // namespace
+
+template <typename Call>
+void HttpSessionTransport::record(Call&& call) {
+    try {
+        call();
+    } catch (const SessionStoreError& e) {
+        if (settings_.log) settings_.log(std::string("session store: ") + e.what() + " (this stream cannot be resumed)");
+    }
+}
 
 HttpSessionTransport::HttpSessionTransport(asio::any_io_executor executor, SessionSettings settings)
     : executor_(std::move(executor)),
@@ -91,6 +103,7 @@ void HttpSessionTransport::deliver(PostExchange exchange) {
         }
         auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
         stream->accepts_sse = exchange.accepts_sse;
+        if (!settings_.session_id.empty()) stream->request = std::move(exchange.body);
         stream->request_ids = std::move(ids);
         if (exchange.messages.is_batch) batch_streams_.push_back(stream);
         for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
@@ -160,6 +173,8 @@ void HttpSessionTransport::start_events(const std::shared_ptr<OutboundStream>& s
         // are plain JSON and never do).
         stream.id = random_hex(8);
         live_streams_.emplace(stream.id, stream_pointer);
+        record([&] { settings_.store->open_stream(settings_.session_id, stream.id, settings_.instance, stream.request); });
+        stream.request = std::string();
     }
     if (!stream.http) return;
     stream.http->start_events();
@@ -177,7 +192,9 @@ void HttpSessionTransport::emit(const std::shared_ptr<OutboundStream>& stream_po
     if (!stream.id.empty()) {
         std::uint64_t sequence = stream.next_sequence++;
         event_id = stream.id + "_" + std::to_string(sequence);
-        settings_.store->append_event(settings_.session_id, stream.id, sequence, frame, settings_.max_events);
+        record([&] {
+            settings_.store->append_event(settings_.session_id, stream.id, sequence, frame, settings_.max_events);
+        });
     }
     if (stream.http) stream.http->push_event(event_id, frame);
 }
@@ -185,7 +202,10 @@ void HttpSessionTransport::emit(const std::shared_ptr<OutboundStream>& stream_po
 void HttpSessionTransport::end_stream(OutboundStream& stream) {
     if (stream.http) stream.http->finish();
     stream.http.reset();
-    if (!stream.id.empty()) live_streams_.erase(stream.id);
+    if (!stream.id.empty()) {
+        live_streams_.erase(stream.id);
+        record([&] { settings_.store->finish_stream(settings_.session_id, stream.id); });
+    }
     if (settings_.session_id.empty() && by_request_.empty() && batch_streams_.empty()) report_finished();
 }
 
@@ -220,19 +240,108 @@ bool HttpSessionTransport::resume(const std::string& stream_id, std::uint64_t af
                                   const std::shared_ptr<ResponseStream>& http) {
     auto events = settings_.store->events_after(settings_.session_id, stream_id, after);
     auto live = live_streams_.find(stream_id);
-    if (live == live_streams_.end() && events.empty()) return false;
+    std::optional<StreamRecord> elsewhere;
+    if (live == live_streams_.end()) elsewhere = settings_.store->find_stream(settings_.session_id, stream_id);
+    if (live == live_streams_.end() && events.empty() && !elsewhere) return false;
     http->start_events();
-    for (const auto& event : events)
+    std::uint64_t last = after;
+    for (const auto& event : events) {
         http->push_event(stream_id + "_" + std::to_string(event.sequence), event.data);
-    if (live == live_streams_.end()) {
-        http->finish();  // the stream ended (or lived elsewhere): what was logged is all there is
+        last = std::max(last, event.sequence);
+    }
+    if (live != live_streams_.end()) {
+        auto& stream = *live->second;
+        if (stream.http && stream.http != http) stream.http->finish();
+        stream.http = http;
+        stream.events = true;
         return true;
     }
-    auto& stream = *live->second;
-    if (stream.http && stream.http != http) stream.http->finish();
-    stream.http = http;
-    stream.events = true;
+    if (!elsewhere || elsewhere->owner == settings_.instance) {
+        http->finish();  // the stream ended: what was logged is all there is
+        return true;
+    }
+    asio::co_spawn(executor_, follow(stream_id, last, http), asio::detached);
     return true;
+}
+
+asio::awaitable<void> HttpSessionTransport::follow(std::string stream_id, std::uint64_t last,
+                                                   std::shared_ptr<ResponseStream> http) {
+    auto self = shared_from_this();
+    asio::steady_timer timer(executor_);
+    // Polling keeps the store interface plain; a tenth of a second is well inside SSE latency needs.
+    while (!closed_ && !http->client_gone()) {
+        timer.expires_after(std::chrono::milliseconds(100));
+        co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+        if (closed_ || http->client_gone()) break;
+        try {
+            auto relay = [&] {
+                for (auto& event : settings_.store->events_after(settings_.session_id, stream_id, last)) {
+                    http->push_event(stream_id + "_" + std::to_string(event.sequence), event.data);
+                    last = event.sequence;
+                }
+            };
+            relay();
+            auto record = settings_.store->find_stream(settings_.session_id, stream_id);
+            if (!record) {
+                relay();  // events written between the two reads
+                http->finish();
+                co_return;
+            }
+            if (!settings_.store->alive(record->owner) &&
+                settings_.store->adopt_stream(settings_.session_id, stream_id, record->owner, settings_.instance)) {
+                if (settings_.log)
+                    settings_.log("session " + settings_.session_id + ": instance " + record->owner +
+                                  " is gone; stream " + stream_id + " continues here");
+                relay();
+                adopt(stream_id, last + 1, record->request, http);
+                co_return;
+            }
+        } catch (const SessionStoreError& e) {
+            if (settings_.log) settings_.log(std::string("session store: ") + e.what());
+        }
+    }
+    http->finish();
+}
+
+void HttpSessionTransport::adopt(const std::string& stream_id, std::uint64_t next_sequence, const std::string& request,
+                                 const std::shared_ptr<ResponseStream>& http) {
+    if (closed_) {
+        http->finish();
+        return;
+    }
+    auto stream = new_stream(http, false, false);
+    stream->id = stream_id;
+    stream->next_sequence = next_sequence;
+    stream->events = true;
+    live_streams_[stream_id] = stream;
+    if (request.empty()) {
+        // A GET stream: it becomes this session's standalone stream here.
+        if (standalone_ && standalone_->http) standalone_->http->finish();
+        standalone_ = stream;
+        return;
+    }
+    // A POST that was never answered: run it again here, at least once being better than never.
+    jsonrpc::Decoder decoder;
+    auto decoded = decoder.decode(request);
+    std::vector<jsonrpc::RequestId> ids;
+    if (decoded.is_batch) {
+        for (const auto& item : decoded.batch) collect_request_ids(item, ids);
+    } else {
+        collect_request_ids(decoded.single, ids);
+    }
+    for (const auto& id : ids) {
+        if (by_request_.contains(id)) {
+            live_streams_.erase(stream_id);
+            http->finish();
+            return;
+        }
+    }
+    stream->request_ids = std::move(ids);
+    stream->outstanding = 1;
+    if (decoded.is_batch) batch_streams_.push_back(stream);
+    for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
+    inbound_.push_back(std::move(decoded));
+    wake_reader();
 }
 
 void HttpSessionTransport::client_left(const std::shared_ptr<ResponseStream>& http) {

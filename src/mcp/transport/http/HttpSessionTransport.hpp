@@ -29,6 +29,8 @@ struct SessionSettings {
     std::shared_ptr<SessionStore> store;
     std::size_t max_events = 1024;
     std::chrono::milliseconds retry{1000};
+    std::string instance;  ///< this process among those sharing the store (it owns the streams it opens)
+    std::function<void(std::string_view)> log;
 };
 
 /// What a POST hands to the session.
@@ -38,6 +40,7 @@ struct PostExchange {
     bool accepts_sse = true;
     bool priming = false;  ///< start SSE streams with an id-only event carrying `retry` (2025-11-25 on)
     bool modern = false;   ///< 2026-07-28: some error codes become HTTP statuses
+    std::string body;      ///< the POST as sent: recorded with its stream, so another instance can take it over
 };
 
 class HttpSessionTransport : public Transport, public std::enable_shared_from_this<HttpSessionTransport> {
@@ -56,8 +59,9 @@ public:
     void deliver(PostExchange exchange);
     /// Opens the standalone GET stream. False if one is already open.
     bool open_standalone(const std::shared_ptr<ResponseStream>& http, bool priming);
-    /// Resumes a stream after event `after`, replaying what the client missed. False if the
-    /// stream is unknown here and in the store.
+    /// Resumes a stream after event `after`, replaying what the client missed. A stream another
+    /// instance writes is followed through the store while that instance lives, and taken over
+    /// (its request run again here) once it is gone. False if the stream is unknown here and in the store.
     bool resume(const std::string& stream_id, std::uint64_t after, const std::shared_ptr<ResponseStream>& http);
     /// The client dropped `http`; what follows for it is only logged.
     void client_left(const std::shared_ptr<ResponseStream>& http);
@@ -80,6 +84,14 @@ private:
     void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const SendContext& context);
     void end_stream(OutboundStream& stream);
     void wake_reader();
+    /// Relays, from the store, the events another instance writes on `stream_id`.
+    boost::asio::awaitable<void> follow(std::string stream_id, std::uint64_t last, std::shared_ptr<ResponseStream> http);
+    /// Continues here a stream whose writer is gone, from sequence `next_sequence`.
+    void adopt(const std::string& stream_id, std::uint64_t next_sequence, const std::string& request,
+               const std::shared_ptr<ResponseStream>& http);
+    /// Runs a store call whose failure only costs resumability: it is logged, the live stream goes on.
+    template <typename Call>
+    void record(Call&& call);
 
     boost::asio::any_io_executor executor_;
     SessionSettings settings_;

@@ -33,11 +33,20 @@ std::string requested_version(const jsonrpc::Request& initialize) {
 }  // namespace
 
 McpEndpoint::McpEndpoint(Server& server, asio::io_context& io, const StreamableHttpServerOptions& options)
-    : server_(server), io_(io), options_(options), store_(options.store), sweep_timer_(io) {
+    : server_(server),
+      io_(io),
+      options_(options),
+      store_(options.store),
+      instance_(random_hex(8)),
+      sweep_timer_(io),
+      heartbeat_timer_(io) {
     if (!store_) store_ = make_memory_session_store();
 }
 
-void McpEndpoint::start() { schedule_sweep(); }
+void McpEndpoint::start() {
+    schedule_sweep();
+    schedule_heartbeat();
+}
 
 void McpEndpoint::handle(EndpointRequest request) {
     if (shut_down_) {
@@ -45,6 +54,17 @@ void McpEndpoint::handle(EndpointRequest request) {
                                               "The server is shutting down; retry against another instance"));
         return;
     }
+    try {
+        dispatch(request);
+    } catch (const SessionStoreError& e) {
+        if (options_.log) options_.log(std::string("session store: ") + e.what());
+        request.http->respond(503, error_body(jsonrpc::RequestId(), jsonrpc::error_code::internal_error,
+                                              std::string("The session store is unavailable (") + e.what() +
+                                                  "); retry shortly"));
+    }
+}
+
+void McpEndpoint::dispatch(EndpointRequest& request) {
     switch (request.verb) {
     case EndpointRequest::Verb::post:
         if (request.modern) {
@@ -90,8 +110,10 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
             return;
         }
         version = requested_version(*initialize);
-        transport = start_session(id);
-        sessions_[id].version = version;
+        auto& live = start_session(id);
+        live.version = version;
+        live.setup_applied = 1;
+        transport = live.transport;
         request.http->set_session_id(id);
     } else {
         if (request.session_id.empty()) {
@@ -102,17 +124,19 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
                                                   "echo the session id it returns"));
             return;
         }
-        transport = find_session(request.session_id);
-        if (!transport) {
+        auto* live = find_session(request.session_id);
+        if (!live) {
             request.http->respond(404, session_not_found_body());
             return;
         }
-        version = touch(request.session_id).version;
+        transport = live->transport;
+        version = live->version;
         auto record = [&](const jsonrpc::DecodedItem& item) {
             if (auto* message = std::get_if<jsonrpc::Message>(&item); message && shapes_session(*message)) {
                 std::string text;
                 jsonrpc::encode(text, *message);
-                store_->append_setup(request.session_id, text);
+                // If another instance added one meanwhile, the next catch_up replays both.
+                if (store_->append_setup(request.session_id, text) == live->setup_applied + 1) ++live->setup_applied;
             }
         };
         if (request.messages.is_batch) {
@@ -123,7 +147,7 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
     }
     watch_client(transport, request.http);
     PostExchange exchange{std::move(request.messages), request.http, request.accepts_sse, priming_for(request, version),
-                          false};
+                          false, std::move(request.body)};
     transport->deliver(std::move(exchange));
 }
 
@@ -143,7 +167,7 @@ void McpEndpoint::post_stateless(EndpointRequest& request) {
             }
         }
     }
-    auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), SessionSettings{{}, store_, 0, {}});
+    auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), SessionSettings{.store = store_});
     exchanges_.insert(transport);
     std::weak_ptr<McpEndpoint> weak_self = weak_from_this();
     std::weak_ptr<HttpSessionTransport> weak_transport = transport;
@@ -174,12 +198,12 @@ void McpEndpoint::get(EndpointRequest& request) {
         }
         return;
     }
-    auto transport = find_session(request.session_id);
-    if (!transport) {
+    auto* live = find_session(request.session_id);
+    if (!live) {
         request.http->respond(404, session_not_found_body());
         return;
     }
-    auto& live = touch(request.session_id);
+    auto transport = live->transport;
     watch_client(transport, request.http);
     if (!request.last_event_id.empty()) {
         // Event ids are "<stream>_<sequence>".
@@ -200,7 +224,7 @@ void McpEndpoint::get(EndpointRequest& request) {
         }
         return;
     }
-    if (!transport->open_standalone(request.http, priming_for(request, live.version))) {
+    if (!transport->open_standalone(request.http, priming_for(request, live->version))) {
         request.http->respond(409, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
                                               "This session already has a GET stream open; only one is allowed"));
     }
@@ -223,46 +247,52 @@ void McpEndpoint::remove(EndpointRequest& request) {
     request.http->respond(200, "");
 }
 
-std::shared_ptr<HttpSessionTransport> McpEndpoint::start_session(const std::string& id) {
-    SessionSettings settings{id, store_, options_.max_events_per_session, options_.sse_retry};
+McpEndpoint::LiveSession& McpEndpoint::start_session(const std::string& id) {
+    SessionSettings settings{id, store_, options_.max_events_per_session, options_.sse_retry, instance_, options_.log};
     auto transport = std::make_shared<HttpSessionTransport>(io_.get_executor(), std::move(settings));
-    sessions_[id] = LiveSession{transport, {}, std::chrono::steady_clock::now()};
+    auto& live = sessions_[id];
+    live = LiveSession{transport, {}, std::chrono::steady_clock::now()};
     asio::co_spawn(io_, server_.serve(transport), asio::detached);
-    return transport;
+    return live;
 }
 
-std::shared_ptr<HttpSessionTransport> McpEndpoint::find_session(const std::string& id) {
-    if (auto it = sessions_.find(id); it != sessions_.end()) {
-        if (!it->second.transport->closed()) return it->second.transport;
-        sessions_.erase(it);
+McpEndpoint::LiveSession* McpEndpoint::find_session(const std::string& id) {
+    // The store is the authority: a session another instance ended (DELETE) ends here too.
+    std::size_t setup_count = store_->touch(id);
+    auto it = sessions_.find(id);
+    if (setup_count == 0) {
+        if (it != sessions_.end()) end_session(id);
         return nullptr;
     }
+    if (it != sessions_.end() && it->second.transport->closed()) {
+        sessions_.erase(it);
+        it = sessions_.end();
+    }
     // Another instance may have started it: rebuild it from its setup messages.
+    LiveSession& live = it != sessions_.end() ? it->second : start_session(id);
+    live.last_seen = std::chrono::steady_clock::now();
+    catch_up(id, live, setup_count);
+    return &live;
+}
+
+void McpEndpoint::catch_up(const std::string& id, LiveSession& live, std::size_t setup_count) {
+    if (live.setup_applied >= setup_count) return;
     auto setup = store_->load(id);
-    if (!setup || setup->empty()) return nullptr;
-    auto transport = start_session(id);
+    if (!setup) return;
     jsonrpc::Decoder decoder;
-    int replayed = 0;
-    for (const auto& text : *setup) {
-        auto decoded = decoder.decode(text);
+    for (std::size_t index = live.setup_applied; index < setup->size(); ++index) {
+        auto decoded = decoder.decode((*setup)[index]);
         if (decoded.is_batch) continue;
         auto* message = std::get_if<jsonrpc::Message>(&decoded.single);
         if (!message) continue;
         if (auto* request = std::get_if<jsonrpc::Request>(message)) {
-            if (request->method == "initialize") sessions_[id].version = requested_version(*request);
+            if (request->method == "initialize") live.version = requested_version(*request);
             // Fresh ids, so a replayed request can never collide with the client's own.
-            request->id = jsonrpc::RequestId("mcpkit-restore-" + std::to_string(++replayed));
+            request->id = jsonrpc::RequestId("mcpkit-restore-" + std::to_string(++live.replayed));
         }
-        transport->deliver(PostExchange{std::move(decoded), nullptr, false, false, false});
+        live.transport->deliver(PostExchange{std::move(decoded), nullptr, false, false, false, {}});
     }
-    return transport;
-}
-
-McpEndpoint::LiveSession& McpEndpoint::touch(const std::string& id) {
-    auto& live = sessions_[id];
-    live.last_seen = std::chrono::steady_clock::now();
-    store_->touch(id);
-    return live;
+    live.setup_applied = setup->size();
 }
 
 void McpEndpoint::end_session(const std::string& id) {
@@ -306,9 +336,29 @@ void McpEndpoint::schedule_sweep() {
     });
 }
 
+void McpEndpoint::schedule_heartbeat() {
+    // Other instances take over this one's streams once its heartbeat lapses.
+    try {
+        store_->heartbeat(instance_, std::chrono::seconds(3));
+    } catch (const SessionStoreError& e) {
+        if (options_.log) options_.log(std::string("session store: heartbeat failed: ") + e.what());
+    }
+    heartbeat_timer_.expires_after(std::chrono::seconds(1));
+    heartbeat_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->shut_down_) return;
+        self->schedule_heartbeat();
+    });
+}
+
 void McpEndpoint::shutdown() {
     shut_down_ = true;
     sweep_timer_.cancel();
+    heartbeat_timer_.cancel();
+    try {
+        store_->heartbeat(instance_, std::chrono::milliseconds(1));  // gone now: others may take over at once
+    } catch (const SessionStoreError&) {
+    }
     auto sessions = std::move(sessions_);
     sessions_.clear();
     for (auto& [id, live] : sessions) live.transport->close();

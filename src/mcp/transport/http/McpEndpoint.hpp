@@ -25,7 +25,8 @@ struct EndpointRequest {
     std::string version_header;   ///< MCP-Protocol-Version, if sent
     std::string last_event_id;    ///< Last-Event-ID, if sent
     bool accepts_sse = true;
-    jsonrpc::Decoded messages;    ///< POST body
+    jsonrpc::Decoded messages;    ///< POST body, decoded
+    std::string body;             ///< POST body as sent (session era only)
     std::vector<ParameterHeader> parameter_headers;  ///< Mcp-Param-* (2026 tools/call)
     std::shared_ptr<ResponseStream> http;
 };
@@ -46,18 +47,23 @@ private:
         std::shared_ptr<HttpSessionTransport> transport;
         std::string version;  ///< what initialize asked for
         std::chrono::steady_clock::time_point last_seen;
+        std::size_t setup_applied = 0;  ///< setup messages from the store this copy has seen
+        int replayed = 0;               ///< ids used for replayed requests
     };
 
     void post_stateful(EndpointRequest& request);
     void post_stateless(EndpointRequest& request);
     void get(EndpointRequest& request);
     void remove(EndpointRequest& request);
-    std::shared_ptr<HttpSessionTransport> start_session(const std::string& id);
-    /// The session here, or one this instance rebuilds from the store; null if it does not exist.
-    std::shared_ptr<HttpSessionTransport> find_session(const std::string& id);
-    /// Marks a session used now, here and in the store.
-    LiveSession& touch(const std::string& id);
+    void dispatch(EndpointRequest& request);
+    LiveSession& start_session(const std::string& id);
+    /// The session, marked used now here and in the store: the copy here (brought up to date with
+    /// setup messages other instances added) or one rebuilt from the store. Null if it does not exist.
+    LiveSession* find_session(const std::string& id);
+    /// Replays into this copy the setup messages it has not seen yet.
+    void catch_up(const std::string& id, LiveSession& live, std::size_t setup_count);
     void end_session(const std::string& id);
+    void schedule_heartbeat();
     void watch_client(const std::shared_ptr<HttpSessionTransport>& transport,
                       const std::shared_ptr<ResponseStream>& http);
     void schedule_sweep();
@@ -69,7 +75,9 @@ private:
     std::shared_ptr<SessionStore> store_;
     std::unordered_map<std::string, LiveSession> sessions_;
     std::unordered_set<std::shared_ptr<HttpSessionTransport>> exchanges_;
+    std::string instance_;  ///< this process among those sharing the store
     boost::asio::steady_timer sweep_timer_;
+    boost::asio::steady_timer heartbeat_timer_;
     bool shut_down_ = false;
 };
 

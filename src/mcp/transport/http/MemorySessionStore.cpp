@@ -22,6 +22,7 @@ struct SessionEntry {
     std::chrono::seconds idle_timeout{0};
     Clock::time_point expires;
     std::deque<StreamEvent> events;
+    std::unordered_map<std::string, StreamRecord> streams;
 };
 
 class MemorySessionStore final : public SessionStore {
@@ -45,17 +46,20 @@ public:
         return entry->setup;
     }
 
-    void append_setup(const std::string& session, std::string_view message) override {
-        std::lock_guard lock(mutex_);
-        if (auto* entry = live(session)) entry->setup.emplace_back(message);
-    }
-
-    bool touch(const std::string& session) override {
+    std::size_t append_setup(const std::string& session, std::string_view message) override {
         std::lock_guard lock(mutex_);
         auto* entry = live(session);
-        if (!entry) return false;
+        if (!entry) return 0;
+        entry->setup.emplace_back(message);
+        return entry->setup.size();
+    }
+
+    std::size_t touch(const std::string& session) override {
+        std::lock_guard lock(mutex_);
+        auto* entry = live(session);
+        if (!entry) return 0;
         entry->expires = Clock::now() + entry->idle_timeout;
-        return true;
+        return entry->setup.size();
     }
 
     bool remove(const std::string& session) override {
@@ -89,6 +93,46 @@ public:
         return found;
     }
 
+    void open_stream(const std::string& session, const std::string& stream, const std::string& owner,
+                     std::string_view request) override {
+        std::lock_guard lock(mutex_);
+        if (auto* entry = live(session)) entry->streams[stream] = StreamRecord{owner, std::string(request)};
+    }
+
+    void finish_stream(const std::string& session, const std::string& stream) override {
+        std::lock_guard lock(mutex_);
+        if (auto* entry = live(session)) entry->streams.erase(stream);
+    }
+
+    std::optional<StreamRecord> find_stream(const std::string& session, const std::string& stream) override {
+        std::lock_guard lock(mutex_);
+        if (auto* entry = live(session))
+            if (auto it = entry->streams.find(stream); it != entry->streams.end()) return it->second;
+        return std::nullopt;
+    }
+
+    bool adopt_stream(const std::string& session, const std::string& stream, const std::string& previous_owner,
+                      const std::string& new_owner) override {
+        std::lock_guard lock(mutex_);
+        auto* entry = live(session);
+        if (!entry) return false;
+        auto it = entry->streams.find(stream);
+        if (it == entry->streams.end() || it->second.owner != previous_owner) return false;
+        it->second.owner = new_owner;
+        return true;
+    }
+
+    void heartbeat(const std::string& instance, std::chrono::milliseconds ttl) override {
+        std::lock_guard lock(mutex_);
+        instances_[instance] = Clock::now() + ttl;
+    }
+
+    bool alive(const std::string& instance) override {
+        std::lock_guard lock(mutex_);
+        auto it = instances_.find(instance);
+        return it != instances_.end() && it->second > Clock::now();
+    }
+
 private:
     SessionEntry* live(const std::string& session) {
         auto it = sessions_.find(session);
@@ -107,6 +151,7 @@ private:
 
     std::mutex mutex_;
     std::unordered_map<std::string, SessionEntry> sessions_;
+    std::unordered_map<std::string, Clock::time_point> instances_;
 };
 
 }  // namespace
