@@ -12,6 +12,8 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <sys/socket.h>
 
@@ -29,17 +31,67 @@ constexpr std::chrono::milliseconds quick_answer{20};
 
 using Request = web::request<web::string_body>;
 
-bool contains_case_insensitive(std::string_view haystack, std::string_view needle) {
-    auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-    });
-    return it != haystack.end();
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool equals_case_insensitive(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+    return true;
 }
 
-std::optional<std::string_view> header(const Request& request, std::string_view name) {
-    auto it = request.find(name);
-    if (it == request.end()) return std::nullopt;
-    return std::string_view(it->value().data(), it->value().size());
+/// `needle` is lowercase.
+bool contains_case_insensitive(std::string_view haystack, std::string_view needle) {
+    if (haystack.find(needle) != std::string_view::npos) return true;  // the usual spelling
+    bool has_letters = std::any_of(needle.begin(), needle.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (!has_letters || needle.size() > haystack.size()) return false;
+    for (std::size_t start = 0; start + needle.size() <= haystack.size(); ++start)
+        if (equals_case_insensitive(haystack.substr(start, needle.size()), needle)) return true;
+    return false;
+}
+
+/// The headers the endpoint reads, found in one pass over the request (a lookup per name would
+/// compare names case-insensitively over and over). The first of repeated headers wins.
+struct IncomingHeaders {
+    std::optional<std::string_view> host, origin, content_type, accept;
+    std::optional<std::string_view> session_id, protocol_version, last_event_id, mcp_method, mcp_name;
+    std::vector<std::pair<std::string_view, std::string_view>> parameters;  ///< Mcp-Param-<name>
+};
+
+IncomingHeaders read_headers(const Request& request) {
+    IncomingHeaders found;
+    auto keep = [](std::optional<std::string_view>& slot, std::string_view value) {
+        if (!slot) slot = value;
+    };
+    constexpr std::string_view parameter_prefix = "mcp-param-";
+    for (const auto& field : request) {
+        std::string_view value(field.value().data(), field.value().size());
+        switch (field.name()) {
+        case web::field::host: keep(found.host, value); continue;
+        case web::field::origin: keep(found.origin, value); continue;
+        case web::field::content_type: keep(found.content_type, value); continue;
+        case web::field::accept: keep(found.accept, value); continue;
+        case web::field::unknown: break;
+        default: continue;
+        }
+        std::string_view name(field.name_string().data(), field.name_string().size());
+        if (name.size() < 8 || (ascii_lower(name[0]) != 'm' && ascii_lower(name[0]) != 'l')) continue;
+        if (equals_case_insensitive(name, "mcp-session-id")) {
+            keep(found.session_id, value);
+        } else if (equals_case_insensitive(name, "mcp-protocol-version")) {
+            keep(found.protocol_version, value);
+        } else if (equals_case_insensitive(name, "last-event-id")) {
+            keep(found.last_event_id, value);
+        } else if (equals_case_insensitive(name, "mcp-method")) {
+            keep(found.mcp_method, value);
+        } else if (equals_case_insensitive(name, "mcp-name")) {
+            keep(found.mcp_name, value);
+        } else if (name.size() > parameter_prefix.size() &&
+                   equals_case_insensitive(name.substr(0, parameter_prefix.size()), parameter_prefix)) {
+            found.parameters.emplace_back(name.substr(parameter_prefix.size()), value);
+        }
+    }
+    return found;
 }
 
 /// The state of one connection, shared by the helpers below.
@@ -53,8 +105,10 @@ public:
 private:
     /// Handles one request; returns whether the connection may carry another.
     asio::awaitable<bool> handle(Request& request);
-    asio::awaitable<bool> handle_post(Request& request, EndpointRequest endpoint_request, bool keep_alive);
-    asio::awaitable<bool> send_to_endpoint(EndpointRequest endpoint_request, bool keep_alive);
+    // The EndpointRequest lives in handle()'s frame, which awaits these: passed by reference, it is built in place.
+    asio::awaitable<bool> handle_post(Request& request, const IncomingHeaders& headers, EndpointRequest& endpoint_request,
+                                      bool keep_alive);
+    asio::awaitable<bool> send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
                                   std::string_view allow = {});
@@ -68,6 +122,7 @@ private:
     beast::flat_buffer buffer_;
     jsonrpc::Decoder decoder_;
     unsigned version_ = 11;
+    std::string head_;  ///< response head, reused across requests
     bool watching_ = false;
 };
 
@@ -111,32 +166,32 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
                                               "No MCP endpoint at " + std::string(target) + "; it is at " +
                                                   frontend_->options.path),
                                    keep_alive);
-    auto host = header(request, "Host");
-    if (auto problem = check_host_and_origin(frontend_->host_policy, host.value_or(""), header(request, "Origin"))) {
+    auto headers = read_headers(request);
+    if (auto problem = check_host_and_origin(frontend_->host_policy, headers.host.value_or(""), headers.origin)) {
         if (frontend_->options.log) frontend_->options.log(*problem);
         co_return co_await respond(web::status::forbidden,
                                    error_body(jsonrpc::RequestId(), -32000, *problem), keep_alive);
     }
     EndpointRequest endpoint_request;
-    endpoint_request.session_id = std::string(header(request, "Mcp-Session-Id").value_or(""));
-    endpoint_request.version_header = std::string(trim_ows(header(request, "MCP-Protocol-Version").value_or("")));
+    endpoint_request.session_id = std::string(headers.session_id.value_or(""));
+    endpoint_request.version_header = std::string(trim_ows(headers.protocol_version.value_or("")));
     switch (request.method()) {
     case web::verb::post:
-        co_return co_await handle_post(request, std::move(endpoint_request), keep_alive);
+        co_return co_await handle_post(request, headers, endpoint_request, keep_alive);
     case web::verb::get: {
-        auto accept = header(request, "Accept").value_or("");
+        auto accept = headers.accept.value_or("");
         if (!contains_case_insensitive(accept, "text/event-stream") && !contains_case_insensitive(accept, "*/*"))
             co_return co_await respond(web::status::not_acceptable,
                                        error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
                                                   "GET opens an SSE stream: Accept must include text/event-stream"),
                                        keep_alive);
         endpoint_request.verb = EndpointRequest::Verb::get;
-        endpoint_request.last_event_id = std::string(trim_ows(header(request, "Last-Event-ID").value_or("")));
-        co_return co_await send_to_endpoint(std::move(endpoint_request), keep_alive);
+        endpoint_request.last_event_id = std::string(trim_ows(headers.last_event_id.value_or("")));
+        co_return co_await send_to_endpoint(endpoint_request, keep_alive);
     }
     case web::verb::delete_:
         endpoint_request.verb = EndpointRequest::Verb::remove;
-        co_return co_await send_to_endpoint(std::move(endpoint_request), keep_alive);
+        co_return co_await send_to_endpoint(endpoint_request, keep_alive);
     default:
         co_return co_await respond(web::status::method_not_allowed,
                                    error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
@@ -145,14 +200,15 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
     }
 }
 
-asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointRequest endpoint_request, bool keep_alive) {
-    auto content_type = header(request, "Content-Type").value_or("");
+asio::awaitable<bool> ConnectionState::handle_post(Request& request, const IncomingHeaders& headers,
+                                                   EndpointRequest& endpoint_request, bool keep_alive) {
+    auto content_type = headers.content_type.value_or("");
     if (!contains_case_insensitive(content_type, "application/json"))
         co_return co_await respond(web::status::unsupported_media_type,
                                    error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
                                               "Content-Type must be application/json"),
                                    keep_alive);
-    auto accept = header(request, "Accept").value_or("");
+    auto accept = headers.accept.value_or("");
     bool any = contains_case_insensitive(accept, "*/*");
     bool accepts_json = any || contains_case_insensitive(accept, "application/json");
     bool accepts_sse = any || contains_case_insensitive(accept, "text/event-stream");
@@ -164,7 +220,7 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointReq
 
     endpoint_request.verb = EndpointRequest::Verb::post;
     endpoint_request.accepts_sse = accepts_sse;
-    auto version_header = header(request, "MCP-Protocol-Version");  // absent and empty differ here
+    auto version_header = headers.protocol_version;  // absent and empty differ here
     endpoint_request.messages = decoder_.decode(request.body());
     auto& messages = endpoint_request.messages;
     if (!messages.is_batch) {
@@ -178,8 +234,7 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointReq
                               is_modern_request(!endpoint_request.session_id.empty(), endpoint_request.version_header,
                                                 meta_version.has_value());
     if (endpoint_request.modern) {
-        if (auto problem = check_standard_headers(messages, version_header, header(request, "Mcp-Method"),
-                                                  header(request, "Mcp-Name"))) {
+        if (auto problem = check_standard_headers(messages, version_header, headers.mcp_method, headers.mcp_name)) {
             const jsonrpc::Request* call = single_request(messages);
             co_return co_await respond(web::status::bad_request,
                                        error_body(call ? call->id : jsonrpc::RequestId(),
@@ -187,14 +242,8 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointReq
                                        keep_alive);
         }
         if (single_method(messages) == "tools/call") {
-            constexpr std::string_view prefix = "mcp-param-";
-            for (const auto& field : request) {
-                std::string_view name(field.name_string().data(), field.name_string().size());
-                if (name.size() > prefix.size() && contains_case_insensitive(name.substr(0, prefix.size()), prefix))
-                    endpoint_request.parameter_headers.push_back(
-                        ParameterHeader{std::string(name.substr(prefix.size())),
-                                        std::string(field.value().data(), field.value().size())});
-            }
+            for (const auto& [name, value] : headers.parameters)
+                endpoint_request.parameter_headers.push_back(ParameterHeader{std::string(name), std::string(value)});
         }
     } else if (!endpoint_request.version_header.empty() && !versions::is_supported(endpoint_request.version_header)) {
         co_return co_await respond(web::status::bad_request,
@@ -205,16 +254,17 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, EndpointReq
                                    keep_alive);
     }
     if (!endpoint_request.modern) endpoint_request.body = std::move(request.body());  // kept for stream takeover
-    co_return co_await send_to_endpoint(std::move(endpoint_request), keep_alive);
+    co_return co_await send_to_endpoint(endpoint_request, keep_alive);
 }
 
-asio::awaitable<bool> ConnectionState::send_to_endpoint(EndpointRequest endpoint_request, bool keep_alive) {
+asio::awaitable<bool> ConnectionState::send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive) {
     auto http = std::make_shared<ResponseStream>(executor_);
     endpoint_request.http = http;
-    asio::post(frontend_->server_executor,
-               [endpoint = frontend_->endpoint, request = std::move(endpoint_request)]() mutable {
-                   endpoint->handle(std::move(request));
-               });
+    // Boxed: the request is large, and moving it through the post costs more than one allocation.
+    asio::post(frontend_->server_executor, [endpoint = frontend_->endpoint,
+                                            request = std::make_unique<EndpointRequest>(std::move(endpoint_request))] {
+        endpoint->handle(*request);
+    });
     auto update = co_await http->next(quick_answer);
     while (update.timed_out) {
         // A slow answer: notice if the client gives up meanwhile (2026 clients cancel that way).
@@ -268,14 +318,23 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
 
 asio::awaitable<bool> ConnectionState::respond(web::status status, std::string body, bool keep_alive,
                                                std::string_view session_id, std::string_view allow) {
-    web::response<web::string_body> response{status, version_};
-    if (!body.empty()) response.set(web::field::content_type, "application/json");
-    if (!session_id.empty()) response.set("Mcp-Session-Id", session_id);
-    if (!allow.empty()) response.set(web::field::allow, allow);
-    response.keep_alive(keep_alive);
-    response.body() = std::move(body);
-    response.prepare_payload();
-    auto [ec, bytes] = co_await web::async_write(stream_, response, use_tuple);
+    // Written by hand: Beast's generic serializer cost more than everything else in an echo call.
+    auto reason = web::obsolete_reason(status);
+    head_.clear();
+    head_.append(version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        .append(std::to_string(static_cast<unsigned>(status)))
+        .append(" ")
+        .append(reason.data(), reason.size())
+        .append("\r\n");
+    if (!body.empty()) head_.append("Content-Type: application/json\r\n");
+    head_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
+    if (!session_id.empty()) head_.append("Mcp-Session-Id: ").append(session_id).append("\r\n");
+    if (!allow.empty()) head_.append("Allow: ").append(allow).append("\r\n");
+    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
+    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
+    head_.append("\r\n");
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
+    auto [ec, bytes] = co_await asio::async_write(stream_.socket(), buffers, use_tuple);
     co_return keep_alive && !ec;
 }
 

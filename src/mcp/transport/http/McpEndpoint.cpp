@@ -48,7 +48,7 @@ void McpEndpoint::start() {
     schedule_heartbeat();
 }
 
-void McpEndpoint::handle(EndpointRequest request) {
+void McpEndpoint::handle(EndpointRequest& request) {
     if (shut_down_) {
         request.http->respond(503, error_body(jsonrpc::RequestId(), jsonrpc::error_code::internal_error,
                                               "The server is shutting down; retry against another instance"));

