@@ -37,6 +37,24 @@ void collect_request_ids(const jsonrpc::DecodedItem& item, std::vector<jsonrpc::
     }
 }
 
+/// The ids that will be answered: requests, and undecodable items that carried an id.
+std::vector<jsonrpc::RequestId> request_ids(const jsonrpc::Decoded& messages) {
+    std::vector<jsonrpc::RequestId> ids;
+    if (messages.is_batch) {
+        for (const auto& item : messages.batch) collect_request_ids(item, ids);
+    } else {
+        collect_request_ids(messages.single, ids);
+    }
+    return ids;
+}
+
+/// "<stream>_<sequence>", which McpEndpoint::get takes apart again.
+std::string event_id(std::string_view stream, std::uint64_t sequence) {
+    std::string id(stream);
+    id.append("_").append(std::to_string(sequence));
+    return id;
+}
+
 }  // namespace
 
 template <typename Call>
@@ -81,35 +99,40 @@ void HttpSessionTransport::deliver(PostExchange exchange) {
         if (exchange.http) exchange.http->respond(404, session_not_found_body());
         return;
     }
-    std::vector<jsonrpc::RequestId> ids;
-    if (exchange.messages.is_batch) {
-        for (const auto& item : exchange.messages.batch) collect_request_ids(item, ids);
-    } else {
-        collect_request_ids(exchange.messages.single, ids);
-    }
+    auto ids = request_ids(exchange.messages);
     if (ids.empty()) {
         if (exchange.http) exchange.http->finish();  // 202: notifications and responses need no answer
-    } else {
-        for (const auto& id : ids) {
-            if (by_request_.contains(id)) {
-                // The engine would refuse the duplicate; its refusal must not steal the first one's stream.
-                if (exchange.http)
-                    exchange.http->respond(
-                        200, error_body(id, jsonrpc::error_code::invalid_request,
-                                        "Invalid request: id " + id.to_display() +
-                                            " is already in use by a request in flight; use a fresh id"));
-                return;
-            }
-        }
-        auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
-        stream->accepts_sse = exchange.accepts_sse;
-        if (!settings_.session_id.empty()) stream->request = std::move(exchange.body);
-        stream->request_ids = std::move(ids);
-        if (exchange.messages.is_batch) batch_streams_.push_back(stream);
-        for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
-        stream->outstanding = 1;
+        inbound_.push_back(std::move(exchange.messages));
+        wake_reader();
+        return;
     }
-    inbound_.push_back(std::move(exchange.messages));
+    if (const jsonrpc::RequestId* busy = id_in_flight(ids)) {
+        // The engine would refuse the duplicate; its refusal must not steal the first one's stream.
+        if (exchange.http)
+            exchange.http->respond(200, error_body(*busy, jsonrpc::error_code::invalid_request,
+                                                   "Invalid request: id " + busy->to_display() +
+                                                       " is already in use by a request in flight; use a fresh id"));
+        return;
+    }
+    auto stream = new_stream(exchange.http, exchange.priming, exchange.modern);
+    stream->accepts_sse = exchange.accepts_sse;
+    if (!settings_.session_id.empty()) stream->request = std::move(exchange.body);
+    enqueue(stream, std::move(ids), std::move(exchange.messages));
+}
+
+const jsonrpc::RequestId* HttpSessionTransport::id_in_flight(const std::vector<jsonrpc::RequestId>& ids) const {
+    for (const auto& id : ids)
+        if (by_request_.contains(id)) return &id;
+    return nullptr;
+}
+
+void HttpSessionTransport::enqueue(const std::shared_ptr<OutboundStream>& stream, std::vector<jsonrpc::RequestId> ids,
+                                   jsonrpc::Decoded messages) {
+    stream->request_ids = std::move(ids);
+    stream->outstanding = 1;
+    if (messages.is_batch) batch_streams_.push_back(stream);
+    for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
+    inbound_.push_back(std::move(messages));
     wake_reader();
 }
 
@@ -181,22 +204,22 @@ void HttpSessionTransport::start_events(const std::shared_ptr<OutboundStream>& s
     if (stream.priming && !stream.id.empty()) {
         // The priming event gives the client an id to resume from before anything else is sent.
         std::uint64_t sequence = stream.next_sequence++;
-        stream.http->push_event(stream.id + "_" + std::to_string(sequence), "", settings_.retry);
+        stream.http->push_event(event_id(stream.id, sequence), "", settings_.retry);
     }
 }
 
 void HttpSessionTransport::emit(const std::shared_ptr<OutboundStream>& stream_pointer, std::string_view frame) {
     auto& stream = *stream_pointer;
     if (!stream.events) start_events(stream_pointer);
-    std::string event_id;
+    std::string id;
     if (!stream.id.empty()) {
         std::uint64_t sequence = stream.next_sequence++;
-        event_id = stream.id + "_" + std::to_string(sequence);
+        id = event_id(stream.id, sequence);
         record([&] {
             settings_.store->append_event(settings_.session_id, stream.id, sequence, frame, settings_.max_events);
         });
     }
-    if (stream.http) stream.http->push_event(event_id, frame);
+    if (stream.http) stream.http->push_event(id, frame);
 }
 
 void HttpSessionTransport::end_stream(OutboundStream& stream) {
@@ -246,7 +269,7 @@ bool HttpSessionTransport::resume(const std::string& stream_id, std::uint64_t af
     http->start_events();
     std::uint64_t last = after;
     for (const auto& event : events) {
-        http->push_event(stream_id + "_" + std::to_string(event.sequence), event.data);
+        http->push_event(event_id(stream_id, event.sequence), event.data);
         last = std::max(last, event.sequence);
     }
     if (live != live_streams_.end()) {
@@ -276,7 +299,7 @@ asio::awaitable<void> HttpSessionTransport::follow(std::string stream_id, std::u
         try {
             auto relay = [&] {
                 for (auto& event : settings_.store->events_after(settings_.session_id, stream_id, last)) {
-                    http->push_event(stream_id + "_" + std::to_string(event.sequence), event.data);
+                    http->push_event(event_id(stream_id, event.sequence), event.data);
                     last = event.sequence;
                 }
             };
@@ -313,9 +336,9 @@ void HttpSessionTransport::adopt(const std::string& stream_id, std::uint64_t nex
     stream->id = stream_id;
     stream->next_sequence = next_sequence;
     stream->events = true;
-    live_streams_[stream_id] = stream;
     if (request.empty()) {
         // A GET stream: it becomes this session's standalone stream here.
+        live_streams_[stream_id] = stream;
         if (standalone_ && standalone_->http) standalone_->http->finish();
         standalone_ = stream;
         return;
@@ -323,25 +346,13 @@ void HttpSessionTransport::adopt(const std::string& stream_id, std::uint64_t nex
     // A POST that was never answered: run it again here, at least once being better than never.
     jsonrpc::Decoder decoder;
     auto decoded = decoder.decode(request);
-    std::vector<jsonrpc::RequestId> ids;
-    if (decoded.is_batch) {
-        for (const auto& item : decoded.batch) collect_request_ids(item, ids);
-    } else {
-        collect_request_ids(decoded.single, ids);
+    auto ids = request_ids(decoded);
+    if (id_in_flight(ids)) {
+        http->finish();
+        return;
     }
-    for (const auto& id : ids) {
-        if (by_request_.contains(id)) {
-            live_streams_.erase(stream_id);
-            http->finish();
-            return;
-        }
-    }
-    stream->request_ids = std::move(ids);
-    stream->outstanding = 1;
-    if (decoded.is_batch) batch_streams_.push_back(stream);
-    for (const auto& id : stream->request_ids) by_request_.emplace(id, stream);
-    inbound_.push_back(std::move(decoded));
-    wake_reader();
+    live_streams_[stream_id] = stream;
+    enqueue(stream, std::move(ids), std::move(decoded));
 }
 
 void HttpSessionTransport::client_left(const std::shared_ptr<ResponseStream>& http) {

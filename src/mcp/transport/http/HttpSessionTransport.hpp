@@ -84,6 +84,11 @@ private:
     void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const SendContext& context);
     void end_stream(OutboundStream& stream);
     void wake_reader();
+    /// The first of `ids` that a request in flight already uses, if any.
+    const jsonrpc::RequestId* id_in_flight(const std::vector<jsonrpc::RequestId>& ids) const;
+    /// Makes `stream` the answer to requests `ids`, and queues `messages` for the server.
+    void enqueue(const std::shared_ptr<OutboundStream>& stream, std::vector<jsonrpc::RequestId> ids,
+                 jsonrpc::Decoded messages);
     /// Relays, from the store, the events another instance writes on `stream_id`.
     boost::asio::awaitable<void> follow(std::string stream_id, std::uint64_t last, std::shared_ptr<ResponseStream> http);
     /// Continues here a stream whose writer is gone, from sequence `next_sequence`.
