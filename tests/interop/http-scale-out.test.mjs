@@ -74,12 +74,18 @@ describe('two mcpkit instances, one Redis, nginx round-robin', () => {
   function served() {
     const text = fs.existsSync(accessLog) ? fs.readFileSync(accessLog, 'utf8') : '';
     return text.split('\n').filter(Boolean).map((line) => {
-      const [method, status, upstream, session] = line.split(' ');
+      const [method, status, upstream, session] = line.split('|');
       // After a failed try nginx lists every upstream it tried: the last one answered.
       const last = upstream.split(', ').at(-1);
       const index = instances.findIndex((instance) => last === `127.0.0.1:${instance.port}`);
       return { method, status: Number(status), instance: index, session };
     });
+  }
+
+  /** The access log once `holds(lines)` is true: nginx logs a request only after its last byte went out. */
+  async function servedOnce(holds) {
+    await eventually(() => holds(served()), 5000);
+    return served();
   }
 
   async function connect(name) {
@@ -110,7 +116,7 @@ pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'nginx-error.log')} notice;
 events { worker_connections 256; }
 http {
-  log_format served '$request_method $status $upstream_addr $http_mcp_session_id';
+  log_format served '$request_method|$status|$upstream_addr|$http_mcp_session_id';  # '|': upstreams list with ", "
   access_log ${accessLog} served;
   ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
   upstream mcp {
@@ -161,7 +167,8 @@ http {
       assert.equal(result.content[0].text, `hello ${i}`);
     }
     // Both instances served this session's requests.
-    const posts = served().filter((line) => line.session === sessionId && line.method === 'POST');
+    const ownPosts = (lines) => lines.filter((line) => line.session === sessionId && line.method === 'POST');
+    const posts = ownPosts(await servedOnce((lines) => new Set(ownPosts(lines).map((line) => line.instance)).size === 2));
     assert.ok(posts.length >= 6, `expected this session's POSTs in the access log, got ${JSON.stringify(posts)}`);
     assert.deepEqual(new Set(posts.map((line) => line.instance)), new Set([0, 1]));
     assert.ok(posts.every((line) => line.status === 200 || line.status === 202));
@@ -193,7 +200,8 @@ http {
       assert.equal(response.status, 503);
       assert.match((await response.json()).error.message, /Too many sessions \(limit 3\)/);
     }
-    const refusals = served().slice(before).filter((line) => line.status === 503);
+    const refusalsIn = (lines) => lines.slice(before).filter((line) => line.status === 503);
+    const refusals = refusalsIn(await servedOnce((lines) => refusalsIn(lines).length === 4));
     assert.deepEqual(new Set(refusals.map((line) => line.instance)), new Set([0, 1]), 'each instance refused');
 
     // Ending one session (through either instance) frees a slot for everyone.
@@ -231,8 +239,9 @@ http {
     const seen = new Set(progress.map((update) => update.progress));
     for (let n = 1; n <= 20; n++) assert.ok(seen.has(n), `progress ${n} missing: ${JSON.stringify(progress)}`);
     // The stream was resumed with Last-Event-ID on the survivor.
-    const resumed = served().filter((line) => line.session === session.transport.sessionId && line.method === 'GET');
-    assert.ok(resumed.some((line) => line.instance === instances.indexOf(survivor)));
+    const onSurvivor = (line) => line.session === session.transport.sessionId && line.method === 'GET' &&
+      line.instance === instances.indexOf(survivor);
+    assert.ok((await servedOnce((lines) => lines.some(onSurvivor))).some(onSurvivor));
 
     // The session goes on there.
     const echo = await session.client.callTool({ name: 'echo', arguments: { text: 'still here' } });
