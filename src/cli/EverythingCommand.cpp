@@ -26,7 +26,7 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "Serve Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio");
     command->add_option("--path", arguments.http_path, "HTTP endpoint path")->capture_default_str();
     command->add_option("--http-threads", arguments.http_threads,
-                        "Threads parsing HTTP besides the server's own (default: cores - 1)")
+                        "Threads parsing HTTP besides the server's own (default: usable cores - 1)")
         ->check(CLI::Range(0, 256));
     command->add_option("--allow-host", arguments.allowed_hosts,
                         "Host name accepted in the Host header (repeat; default: loopback names when bound "

@@ -32,7 +32,9 @@ struct StreamableHttpServerOptions {
     std::string host = "127.0.0.1";
     std::uint16_t port = 0;
     std::string path = "/mcp";
-    /// Threads that parse and write HTTP besides the Server's own. Default: one per core, minus one.
+    /// Threads that parse and write HTTP besides the Server's own. Default: one per core this
+    /// process may use (its CPU affinity), minus one; with a single core everything runs on the
+    /// Server's thread and requests make no hop between threads.
     std::optional<std::size_t> http_threads;
     /// DNS rebinding protection: Host names accepted (any port). Empty: localhost, 127.0.0.1 and
     /// [::1] when bound to loopback, and no check otherwise.

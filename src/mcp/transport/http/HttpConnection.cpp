@@ -2,24 +2,26 @@
 
 #include "mcp/jsonrpc/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
+#include "transport/http/AsciiCase.hpp"
 #include "transport/http/HttpErrors.hpp"
+#include "transport/http/HttpRequestParser.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http.hpp>
+#include <boost/beast/http/status.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <sys/socket.h>
 
 namespace mcp::http {
 namespace asio = boost::asio;
-namespace beast = boost::beast;
 namespace web = boost::beast::http;
 using tcp = asio::ip::tcp;
 
@@ -28,27 +30,10 @@ namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 /// How long a request may take before the connection starts watching for the client leaving.
 constexpr std::chrono::milliseconds quick_answer{20};
-
-using Request = web::request<web::string_body>;
-
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equals_case_insensitive(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    return true;
-}
-
-/// `needle` is lowercase.
-bool contains_case_insensitive(std::string_view haystack, std::string_view needle) {
-    if (haystack.find(needle) != std::string_view::npos) return true;  // the usual spelling
-    bool has_letters = std::any_of(needle.begin(), needle.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-    if (!has_letters || needle.size() > haystack.size()) return false;
-    for (std::size_t start = 0; start + needle.size() <= haystack.size(); ++start)
-        if (equals_case_insensitive(haystack.substr(start, needle.size()), needle)) return true;
-    return false;
-}
+/// Request heads larger than this are refused (431).
+constexpr std::size_t max_head_bytes = 64 * 1024;
+/// The read buffer starts at this size, and returns to it after a large request.
+constexpr std::size_t initial_buffer_bytes = 4096;
 
 /// The headers the endpoint reads, found in one pass over the request (a lookup per name would
 /// compare names case-insensitively over and over). The first of repeated headers wins.
@@ -58,36 +43,43 @@ struct IncomingHeaders {
     std::vector<std::pair<std::string_view, std::string_view>> parameters;  ///< Mcp-Param-<name>
 };
 
-IncomingHeaders read_headers(const Request& request) {
+IncomingHeaders read_headers(const HttpRequest& request) {
     IncomingHeaders found;
     auto keep = [](std::optional<std::string_view>& slot, std::string_view value) {
         if (!slot) slot = value;
     };
     constexpr std::string_view parameter_prefix = "mcp-param-";
-    for (const auto& field : request) {
-        std::string_view value(field.value().data(), field.value().size());
-        switch (field.name()) {
-        case web::field::host: keep(found.host, value); continue;
-        case web::field::origin: keep(found.origin, value); continue;
-        case web::field::content_type: keep(found.content_type, value); continue;
-        case web::field::accept: keep(found.accept, value); continue;
-        case web::field::unknown: break;
+    for (const auto& [name, value] : request.fields) {
+        if (name.size() < 4) continue;
+        switch (ascii_lower(name[0])) {
+        case 'h':
+            if (field_name_is(name, "host")) keep(found.host, value);
+            continue;
+        case 'o':
+            if (field_name_is(name, "origin")) keep(found.origin, value);
+            continue;
+        case 'c':
+            if (field_name_is(name, "content-type")) keep(found.content_type, value);
+            continue;
+        case 'a':
+            if (field_name_is(name, "accept")) keep(found.accept, value);
+            continue;
+        case 'l':
+            if (field_name_is(name, "last-event-id")) keep(found.last_event_id, value);
+            continue;
+        case 'm': break;
         default: continue;
         }
-        std::string_view name(field.name_string().data(), field.name_string().size());
-        if (name.size() < 8 || (ascii_lower(name[0]) != 'm' && ascii_lower(name[0]) != 'l')) continue;
-        if (equals_case_insensitive(name, "mcp-session-id")) {
+        if (field_name_is(name, "mcp-session-id")) {
             keep(found.session_id, value);
-        } else if (equals_case_insensitive(name, "mcp-protocol-version")) {
+        } else if (field_name_is(name, "mcp-protocol-version")) {
             keep(found.protocol_version, value);
-        } else if (equals_case_insensitive(name, "last-event-id")) {
-            keep(found.last_event_id, value);
-        } else if (equals_case_insensitive(name, "mcp-method")) {
+        } else if (field_name_is(name, "mcp-method")) {
             keep(found.mcp_method, value);
-        } else if (equals_case_insensitive(name, "mcp-name")) {
+        } else if (field_name_is(name, "mcp-name")) {
             keep(found.mcp_name, value);
         } else if (name.size() > parameter_prefix.size() &&
-                   equals_case_insensitive(name.substr(0, parameter_prefix.size()), parameter_prefix)) {
+                   field_name_is(name.substr(0, parameter_prefix.size()), parameter_prefix)) {
             found.parameters.emplace_back(name.substr(parameter_prefix.size()), value);
         }
     }
@@ -98,16 +90,28 @@ IncomingHeaders read_headers(const Request& request) {
 class ConnectionState : public std::enable_shared_from_this<ConnectionState> {
 public:
     ConnectionState(tcp::socket socket, std::shared_ptr<Frontend> frontend, asio::io_context::executor_type executor)
-        : stream_(std::move(socket)), frontend_(std::move(frontend)), executor_(executor) {}
+        : socket_(std::move(socket)),
+          frontend_(std::move(frontend)),
+          executor_(executor),
+          idle_timer_(executor),
+          parser_(max_head_bytes, frontend_->options.max_body_bytes) {}
 
     asio::awaitable<void> run();
 
 private:
+    /// Reads until the parser has a whole request (or gives up); the request stays in buffer_.
+    asio::awaitable<HttpRequestParser::Status> read_request();
+    /// Drops the request just handled from buffer_, keeping any pipelined bytes after it.
+    void consume_request();
+    /// Closes a connection that waits too long for a request. One timer per connection, re-armed
+    /// only when it fires: resetting a deadline on every request would cost more than the request.
+    void watch_idle_time(std::chrono::steady_clock::duration wait);
+
     /// Handles one request; returns whether the connection may carry another.
-    asio::awaitable<bool> handle(Request& request);
+    asio::awaitable<bool> handle(const HttpRequest& request);
     // The EndpointRequest lives in handle()'s frame, which awaits these: passed by reference, it is built in place.
-    asio::awaitable<bool> handle_post(Request& request, const IncomingHeaders& headers, EndpointRequest& endpoint_request,
-                                      bool keep_alive);
+    asio::awaitable<bool> handle_post(const HttpRequest& request, const IncomingHeaders& headers,
+                                      EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
@@ -116,10 +120,15 @@ private:
     void stop_watching();
     void report_departure(const std::shared_ptr<ResponseStream>& http);
 
-    beast::tcp_stream stream_;
+    tcp::socket socket_;
     std::shared_ptr<Frontend> frontend_;
     asio::io_context::executor_type executor_;
-    beast::flat_buffer buffer_;
+    asio::steady_timer idle_timer_;
+    HttpRequestParser parser_;
+    std::string buffer_ = std::string(initial_buffer_bytes, '\0');
+    std::size_t buffered_ = 0;  ///< bytes of buffer_ read and not yet consumed
+    bool waiting_for_request_ = false;
+    std::chrono::steady_clock::time_point waiting_since_;
     jsonrpc::Decoder decoder_;
     unsigned version_ = 11;
     std::string head_;  ///< response head, reused across requests
@@ -128,37 +137,96 @@ private:
 
 asio::awaitable<void> ConnectionState::run() {
     boost::system::error_code ignored;
-    stream_.socket().set_option(tcp::no_delay(true), ignored);
+    socket_.set_option(tcp::no_delay(true), ignored);
+    watch_idle_time(frontend_->options.connection_idle_timeout);
     for (;;) {
-        web::request_parser<web::string_body> parser;
-        parser.body_limit(frontend_->options.max_body_bytes);
-        parser.header_limit(64 * 1024);
-        stream_.expires_after(frontend_->options.connection_idle_timeout);
-        auto [ec, bytes] = co_await web::async_read(stream_, buffer_, parser, use_tuple);
-        if (ec == web::error::body_limit) {
-            co_await respond(web::status::payload_too_large,
-                             error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
-                                        "Request body exceeds " + std::to_string(frontend_->options.max_body_bytes) +
-                                            " bytes; send smaller messages"),
-                             false);
+        auto status = co_await read_request();
+        if (status == HttpRequestParser::Status::incomplete) break;  // the client left or idled out
+        if (status == HttpRequestParser::Status::failed) {
+            const auto& error = parser_.error();
+            version_ = 11;
+            co_await respond(static_cast<web::status>(error.status),
+                             error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request, error.message), false);
             break;
         }
-        if (ec) break;  // the client left, idled out, or sent something that is not HTTP
-        stream_.expires_never();
-        Request request = parser.release();
-        version_ = request.version();
+        const HttpRequest& request = parser_.request();
+        version_ = request.version;
         ++frontend_->requests_in_progress;
         bool keep_alive = co_await handle(request);
         --frontend_->requests_in_progress;
         if (!keep_alive || frontend_->stopping) break;
+        consume_request();
     }
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.close();
+    idle_timer_.cancel();
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.close(ignored);
 }
 
-asio::awaitable<bool> ConnectionState::handle(Request& request) {
-    bool keep_alive = request.keep_alive();
-    std::string_view target(request.target().data(), request.target().size());
+asio::awaitable<HttpRequestParser::Status> ConnectionState::read_request() {
+    parser_.reset();
+    waiting_for_request_ = true;
+    waiting_since_ = std::chrono::steady_clock::now();
+    for (;;) {
+        // A client may send blank lines between requests; they are not part of the next one.
+        std::size_t blank = 0;
+        while (blank + 1 < buffered_ && buffer_[blank] == '\r' && buffer_[blank + 1] == '\n') blank += 2;
+        if (blank > 0) {
+            std::memmove(buffer_.data(), buffer_.data() + blank, buffered_ - blank);
+            buffered_ -= blank;
+        }
+        if (buffered_ > 0) {
+            auto status = parser_.parse(std::string_view(buffer_.data(), buffered_));
+            if (status != HttpRequestParser::Status::incomplete) {
+                waiting_for_request_ = false;
+                co_return status;
+            }
+            if (parser_.wants_continue()) {
+                parser_.continue_sent();
+                constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
+                auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(interim), use_tuple);
+                if (ec) break;
+            }
+        }
+        if (buffered_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);  // the parser bounds the growth
+        auto [ec, n] = co_await socket_.async_read_some(
+            asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_), use_tuple);
+        if (ec || n == 0) break;
+        buffered_ += n;
+    }
+    waiting_for_request_ = false;
+    co_return HttpRequestParser::Status::incomplete;
+}
+
+void ConnectionState::consume_request() {
+    std::size_t used = parser_.consumed();
+    std::size_t rest = buffered_ - used;
+    if (rest > 0) std::memmove(buffer_.data(), buffer_.data() + used, rest);
+    buffered_ = rest;
+    if (buffer_.size() > initial_buffer_bytes && rest <= initial_buffer_bytes) {
+        buffer_.resize(initial_buffer_bytes);
+        buffer_.shrink_to_fit();
+    }
+    parser_.reset();
+}
+
+void ConnectionState::watch_idle_time(std::chrono::steady_clock::duration wait) {
+    idle_timer_.expires_after(wait);
+    idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+        if (ec || !self->socket_.is_open()) return;
+        auto limit = std::chrono::steady_clock::duration(self->frontend_->options.connection_idle_timeout);
+        auto waited = std::chrono::steady_clock::now() - self->waiting_since_;
+        if (self->waiting_for_request_ && waited >= limit) {
+            boost::system::error_code ignored;
+            self->socket_.close(ignored);  // the pending read ends, and with it the connection
+            return;
+        }
+        self->watch_idle_time(self->waiting_for_request_ ? limit - waited : limit);
+    });
+}
+
+asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
+    bool keep_alive = request.keep_alive;
+    std::string_view target = request.target;
     if (auto query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
     if (target != frontend_->options.path)
         co_return co_await respond(web::status::not_found,
@@ -175,10 +243,8 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
     EndpointRequest endpoint_request;
     endpoint_request.session_id = std::string(headers.session_id.value_or(""));
     endpoint_request.version_header = std::string(trim_ows(headers.protocol_version.value_or("")));
-    switch (request.method()) {
-    case web::verb::post:
-        co_return co_await handle_post(request, headers, endpoint_request, keep_alive);
-    case web::verb::get: {
+    if (request.method == "POST") co_return co_await handle_post(request, headers, endpoint_request, keep_alive);
+    if (request.method == "GET") {
         auto accept = headers.accept.value_or("");
         if (!contains_case_insensitive(accept, "text/event-stream") && !contains_case_insensitive(accept, "*/*"))
             co_return co_await respond(web::status::not_acceptable,
@@ -189,18 +255,17 @@ asio::awaitable<bool> ConnectionState::handle(Request& request) {
         endpoint_request.last_event_id = std::string(trim_ows(headers.last_event_id.value_or("")));
         co_return co_await send_to_endpoint(endpoint_request, keep_alive);
     }
-    case web::verb::delete_:
+    if (request.method == "DELETE") {
         endpoint_request.verb = EndpointRequest::Verb::remove;
         co_return co_await send_to_endpoint(endpoint_request, keep_alive);
-    default:
-        co_return co_await respond(web::status::method_not_allowed,
-                                   error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
-                                              "Use POST to send messages, GET to listen, DELETE to end a session"),
-                                   keep_alive, {}, "GET, POST, DELETE");
     }
+    co_return co_await respond(web::status::method_not_allowed,
+                               error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                          "Use POST to send messages, GET to listen, DELETE to end a session"),
+                               keep_alive, {}, "GET, POST, DELETE");
 }
 
-asio::awaitable<bool> ConnectionState::handle_post(Request& request, const IncomingHeaders& headers,
+asio::awaitable<bool> ConnectionState::handle_post(const HttpRequest& request, const IncomingHeaders& headers,
                                                    EndpointRequest& endpoint_request, bool keep_alive) {
     auto content_type = headers.content_type.value_or("");
     if (!contains_case_insensitive(content_type, "application/json"))
@@ -221,7 +286,7 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, const Incom
     endpoint_request.verb = EndpointRequest::Verb::post;
     endpoint_request.accepts_sse = accepts_sse;
     auto version_header = headers.protocol_version;  // absent and empty differ here
-    endpoint_request.messages = decoder_.decode(request.body());
+    endpoint_request.messages = decoder_.decode(request.body);
     auto& messages = endpoint_request.messages;
     if (!messages.is_batch) {
         if (auto* error = std::get_if<jsonrpc::DecodeError>(&messages.single))
@@ -253,18 +318,23 @@ asio::awaitable<bool> ConnectionState::handle_post(Request& request, const Incom
                                                   "2026-07-28"),
                                    keep_alive);
     }
-    if (!endpoint_request.modern) endpoint_request.body = std::move(request.body());  // kept for stream takeover
+    if (!endpoint_request.modern) endpoint_request.body.assign(request.body);  // kept for stream takeover
     co_return co_await send_to_endpoint(endpoint_request, keep_alive);
 }
 
 asio::awaitable<bool> ConnectionState::send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive) {
     auto http = std::make_shared<ResponseStream>(executor_);
     endpoint_request.http = http;
-    // Boxed: the request is large, and moving it through the post costs more than one allocation.
-    asio::post(frontend_->server_executor, [endpoint = frontend_->endpoint,
-                                            request = std::make_unique<EndpointRequest>(std::move(endpoint_request))] {
-        endpoint->handle(*request);
-    });
+    if (frontend_->server_executor.running_in_this_thread()) {
+        // One thread serves both sides (--http-threads 0): no hop to make.
+        frontend_->endpoint->handle(endpoint_request);
+    } else {
+        // Boxed: the request is large, and moving it through the post costs more than one allocation.
+        asio::post(frontend_->server_executor, [endpoint = frontend_->endpoint,
+                                                request = std::make_unique<EndpointRequest>(std::move(endpoint_request))] {
+            endpoint->handle(*request);
+        });
+    }
     auto update = co_await http->next(quick_answer);
     while (update.timed_out) {
         // A slow answer: notice if the client gives up meanwhile (2026 clients cancel that way).
@@ -286,19 +356,26 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
         co_return co_await respond(static_cast<web::status>(update.status), std::move(update.body), keep_alive,
                                    update.session_id);
     }
-    web::response<web::empty_body> head{web::status::ok, version_};
-    head.set(web::field::content_type, "text/event-stream");
-    head.set(web::field::cache_control, "no-cache, no-transform");
-    head.set("X-Accel-Buffering", "no");
-    if (!update.session_id.empty()) head.set("Mcp-Session-Id", update.session_id);
-    head.keep_alive(keep_alive);
-    head.chunked(true);
-    web::response_serializer<web::empty_body> serializer{head};
-    auto [head_error, head_bytes] = co_await web::async_write_header(stream_, serializer, use_tuple);
+    // An SSE stream: a head without length, then each update as one chunk (HTTP/1.1) or raw
+    // bytes up to the close (HTTP/1.0, which has no chunks).
+    bool chunked = version_ != 10;
+    if (!chunked) keep_alive = false;
+    head_.assign(chunked ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n");
+    head_.append("Content-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n");
+    if (!update.session_id.empty()) head_.append("Mcp-Session-Id: ").append(update.session_id).append("\r\n");
+    if (chunked) head_.append("Transfer-Encoding: chunked\r\n");
+    if (!keep_alive && chunked) head_.append("Connection: close\r\n");
+    head_.append("\r\n");
+    auto [head_error, head_bytes] = co_await asio::async_write(socket_, asio::buffer(head_), use_tuple);
     bool ok = !head_error;
+    char size_line[24];
     while (ok) {
         if (!update.body.empty()) {
-            auto [ec, n] = co_await asio::async_write(stream_, web::make_chunk(asio::buffer(update.body)), use_tuple);
+            int length = chunked ? std::snprintf(size_line, sizeof size_line, "%zx\r\n", update.body.size()) : 0;
+            std::array<asio::const_buffer, 3> chunk{asio::buffer(size_line, static_cast<std::size_t>(length)),
+                                                    asio::buffer(update.body),
+                                                    asio::buffer(chunked ? "\r\n" : "", chunked ? 2 : 0)};
+            auto [ec, n] = co_await asio::async_write(socket_, chunk, use_tuple);
             ok = !ec;
         }
         if (!ok || update.finished) break;
@@ -312,7 +389,9 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
         report_departure(self_http);
         co_return false;
     }
-    auto [end_error, end_bytes] = co_await asio::async_write(stream_, web::make_chunk_last(), use_tuple);
+    if (!chunked) co_return false;
+    constexpr std::string_view last_chunk = "0\r\n\r\n";
+    auto [end_error, end_bytes] = co_await asio::async_write(socket_, asio::buffer(last_chunk), use_tuple);
     co_return keep_alive && !end_error;
 }
 
@@ -334,16 +413,16 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
-    auto [ec, bytes] = co_await asio::async_write(stream_.socket(), buffers, use_tuple);
+    auto [ec, bytes] = co_await asio::async_write(socket_, buffers, use_tuple);
     co_return keep_alive && !ec;
 }
 
 void ConnectionState::watch_for_departure(const std::shared_ptr<ResponseStream>& http) {
     if (watching_) return;
     watching_ = true;
-    int fd = stream_.socket().native_handle();
+    int fd = socket_.native_handle();
     // Readable while we only write means the client closed (or sent the next request early).
-    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(), http, fd](const boost::system::error_code& ec) {
+    socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this(), http, fd](const boost::system::error_code& ec) {
         if (ec) return;
         self->watching_ = false;
         char byte;
@@ -356,7 +435,7 @@ void ConnectionState::stop_watching() {
     if (!watching_) return;
     watching_ = false;
     boost::system::error_code ignored;
-    stream_.socket().cancel(ignored);
+    socket_.cancel(ignored);
 }
 
 void ConnectionState::report_departure(const std::shared_ptr<ResponseStream>& http) {

@@ -12,11 +12,22 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <sched.h>
 #include <thread>
 
 namespace mcp {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
+
+namespace {
+/// The cores this process may run on: its affinity mask (taskset, a container's cpuset), which
+/// can be fewer than the machine has. Threads beyond it only take turns on the same cores.
+std::size_t usable_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<std::size_t>(CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+}  // namespace
 
 struct StreamableHttpServer::Impl : std::enable_shared_from_this<Impl> {
     Impl(Server& server, asio::io_context& io, StreamableHttpServerOptions options)
@@ -106,8 +117,7 @@ void StreamableHttpServer::start() {
         http::make_host_policy(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins),
         impl.io.get_executor(), endpoint_logic, {}, {}});
 
-    std::size_t extra = impl.options.http_threads.value_or(
-        std::max<std::size_t>(1, std::thread::hardware_concurrency()) - 1);
+    std::size_t extra = impl.options.http_threads.value_or(std::max<std::size_t>(1, usable_cores()) - 1);
     for (std::size_t i = 0; i < extra; ++i) {
         impl.extra_contexts.push_back(std::make_unique<asio::io_context>(1));
         impl.guards.push_back(asio::make_work_guard(*impl.extra_contexts.back()));
