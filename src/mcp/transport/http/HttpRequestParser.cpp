@@ -220,11 +220,13 @@ HttpRequestParser::Status HttpRequestParser::parse_chunked(std::string_view inpu
         case ChunkState::size_line: {
             auto end = input.find(crlf, chunk_position_);
             if (end == std::string_view::npos) {
-                if (input.size() - chunk_position_ > max_chunk_line)
+                if (input.size() - chunk_position_ > max_chunk_line + 1)  // the line and its CR
                     return fail(400, "Chunk size line too long; send 'HEX-SIZE CRLF' before each chunk");
                 return Status::incomplete;
             }
             std::string_view line = input.substr(chunk_position_, end - chunk_position_);
+            if (line.size() > max_chunk_line)  // the same limit whether or not the line end has come
+                return fail(400, "Chunk size line too long; send 'HEX-SIZE CRLF' before each chunk");
             std::size_t size = 0, digits = 0;
             for (; digits < line.size(); ++digits) {
                 int digit = hex_digit(line[digits]);
@@ -265,10 +267,12 @@ HttpRequestParser::Status HttpRequestParser::parse_chunked(std::string_view inpu
             // Trailer fields are read past, not used; an empty line ends the message.
             auto end = input.find(crlf, chunk_position_);
             if (end == std::string_view::npos) {
-                if (input.size() - chunk_position_ > max_head_bytes_)
+                if (input.size() - chunk_position_ > max_head_bytes_ + 1)
                     return fail(431, "Trailer fields exceed " + std::to_string(max_head_bytes_) + " bytes");
                 return Status::incomplete;
             }
+            if (end - chunk_position_ > max_head_bytes_)
+                return fail(431, "Trailer fields exceed " + std::to_string(max_head_bytes_) + " bytes");
             bool blank = end == chunk_position_;
             chunk_position_ = end + 2;
             if (blank) return finish(input, chunked_body_, chunk_position_);
