@@ -98,21 +98,31 @@ to_us() {  # wrk prints 35.00us, 1.20ms or 1.05s
 }
 declare -A rps p50 p99 calls
 calls[mcpkit]=0; calls[ts_sdk]=0
-# run NAME CONNECTIONS SECONDS: one wrk measurement; sets rps/p50/p99 for NAME,CONNECTIONS.
-run() {
+# measure NAME CONNECTIONS SECONDS: one wrk run; prints "rps p50 p99 requests".
+measure() {
   local name=$1 connections=$2 duration=$3 threads=1 out
   [ "$connections" -gt 1 ] && threads=$load_threads
   out=$(SESSION="${session[$name]}" "${on_load_cpus[@]}" wrk -t"$threads" -c"$connections" -d"${duration}s" --latency \
     -s bench/wrk-echo.lua "${url[$name]}")
   if grep -q 'Non-2xx\|Socket errors' <<<"$out"; then echo "$name at $connections connections had errors:" >&2; echo "$out" >&2; exit 1; fi
-  rps[$name,$connections]=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out")
-  p50[$name,$connections]=$(to_us "$(awk '$1=="50%" {print $2}' <<<"$out")")
-  p99[$name,$connections]=$(to_us "$(awk '$1=="99%" {print $2}' <<<"$out")")
-  [ "$name" = nginx ] || calls[$name]=$(( ${calls[$name]} + $(awk '/requests in/ {print $1}' <<<"$out") ))
+  echo "$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out") $(to_us "$(awk '$1=="50%" {print $2}' <<<"$out")")" \
+       "$(to_us "$(awk '$1=="99%" {print $2}' <<<"$out")") $(awk '/requests in/ {print $1}' <<<"$out")"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# run NAME CONNECTIONS SECONDS [REPEATS]: sets rps/p50/p99 for NAME,CONNECTIONS to the medians of
+# REPEATS runs (default 3): one noisy moment on a shared machine then moves no figure.
+run() {
+  local name=$1 connections=$2 duration=$3 repeats=${4:-3} results="" i
+  for ((i = 0; i < repeats; i++)); do results+="$(measure "$name" "$connections" "$duration")"$'\n'; done
+  results=${results%$'\n'}
+  rps[$name,$connections]=$(awk '{print $1}' <<<"$results" | median)
+  p50[$name,$connections]=$(awk '{print $2}' <<<"$results" | median)
+  p99[$name,$connections]=$(awk '{print $3}' <<<"$results" | median)
+  [ "$name" = nginx ] || calls[$name]=$(( ${calls[$name]} + $(awk '{ s += $4 } END { print s }' <<<"$results") ))
 }
 
 for name in mcpkit ts_sdk nginx; do
-  run "$name" 32 1 # warm-up (the JIT, for the TS SDK)
+  run "$name" 32 1 1 # warm-up (the JIT, for the TS SDK)
   for connections in 1 32; do run "$name" "$connections" "$seconds"; done
 done
 # The TS SDK's memory after its runs, and mcpkit's after a million calls (more 32-connection runs).
@@ -120,13 +130,13 @@ rss_mb() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 peak_mb() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 ts_rss=$(rss_mb "$ts_pid"); ts_peak=$(peak_mb "$ts_pid")
 saved_rps=${rps[mcpkit,32]} saved_p50=${p50[mcpkit,32]} saved_p99=${p99[mcpkit,32]}
-while [ "${calls[mcpkit]}" -lt 1000000 ]; do run mcpkit 32 10; done
+while [ "${calls[mcpkit]}" -lt 1000000 ]; do run mcpkit 32 10 1; done
 rps[mcpkit,32]=$saved_rps p50[mcpkit,32]=$saved_p50 p99[mcpkit,32]=$saved_p99
 mcpkit_rss=$(rss_mb "$mcpkit_pid"); mcpkit_peak=$(peak_mb "$mcpkit_pid")
 
 if [ "$cpus" -ge 2 ]; then placement="each server on CPU 0, wrk ($load_threads thread(s) at 32 connections) on CPUs 1-$((cpus - 1))"
 else placement="one CPU shared by server and wrk"; fi
-printf '\nStreamable HTTP tools/call echo (one session, JSON answers), %s s per run; %s\n\n' "$seconds" "$placement"
+printf '\nStreamable HTTP tools/call echo (one session, JSON answers); each figure the median of 3 runs of %s s; %s\n\n' "$seconds" "$placement"
 printf '%-8s %10s %9s %9s   %10s %9s %9s\n' server "rps@1" "p50 µs" "p99 µs" "rps@32" "p50 µs" "p99 µs"
 for name in mcpkit ts_sdk nginx; do
   printf '%-8s %10s %9s %9s   %10s %9s %9s\n' "$name" "${rps[$name,1]}" "${p50[$name,1]}" "${p99[$name,1]}" \

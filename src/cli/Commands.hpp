@@ -39,4 +39,19 @@ int run_conformance_client(const std::string& url);
 void add_client_command(CLI::App& app, ClientArguments& arguments);
 int run_client(const ClientArguments& arguments);
 
+struct ReviewArguments {
+    int timeout_ms = 5000;
+    bool log_json = false;
+};
+struct ReviewPanelArguments {
+    std::string socket;
+    std::string http = "127.0.0.1:0";
+    std::string editor = "code -g {path}:{line}";
+    std::string discovery_file;
+    bool log_json = false;
+};
+void add_review_commands(CLI::App& app, ReviewArguments& review, ReviewPanelArguments& panel);
+int run_review(const ReviewArguments& arguments);
+int run_review_panel(const ReviewPanelArguments& arguments);
+
 }  // namespace mcpkit::cli

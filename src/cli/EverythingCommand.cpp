@@ -1,6 +1,7 @@
 // `mcpkit everything`: the conformance suite's fixture server, over stdio or Streamable HTTP.
 
 #include "cli/Commands.hpp"
+#include "cli/CommandSupport.hpp"
 #include "everything/EverythingServer.hpp"
 
 #include <mcp/server/Server.hpp>
@@ -44,28 +45,6 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
 }
 
 namespace {
-
-/// "127.0.0.1:3000", "[::1]:3000", ":3000" or "3000".
-bool parse_host_port(const std::string& text, std::string& host, std::uint16_t& port) {
-    std::string port_text = text;
-    host = "127.0.0.1";
-    if (auto colon = text.rfind(':'); colon != std::string::npos) {
-        port_text = text.substr(colon + 1);
-        std::string host_text = text.substr(0, colon);
-        if (host_text.size() >= 2 && host_text.front() == '[' && host_text.back() == ']')
-            host_text = host_text.substr(1, host_text.size() - 2);
-        if (!host_text.empty()) host = host_text;
-    }
-    try {
-        std::size_t used = 0;
-        unsigned long value = std::stoul(port_text, &used);
-        if (used != port_text.size() || value > 65535) return false;
-        port = static_cast<std::uint16_t>(value);
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
 
 int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, const EverythingArguments& arguments,
                           std::function<void(std::string_view)> log) {
@@ -113,16 +92,7 @@ int run_everything(const EverythingArguments& arguments) {
     boost::asio::io_context io(1);
     mcp::ServerOptions options = everything::server_options();
     // stdout carries only protocol; what the server has to say goes to stderr.
-    if (arguments.log_json) {
-        options.log = [](std::string_view message) {
-            boost::json::object line{{"time", std::time(nullptr)}, {"component", "everything"}, {"message", message}};
-            std::fprintf(stderr, "%s\n", boost::json::serialize(line).c_str());
-        };
-    } else {
-        options.log = [](std::string_view message) {
-            std::fprintf(stderr, "mcpkit everything: %.*s\n", static_cast<int>(message.size()), message.data());
-        };
-    }
+    options.log = stderr_log("everything", arguments.log_json);
     auto log = options.log;
     mcp::Server server(everything::server_info(), std::move(options));
     everything::register_fixture(server, io.get_executor());

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
     mcpkit::cli::add_everything_command(app, everything);
     mcpkit::cli::ClientArguments client;
     mcpkit::cli::add_client_command(app, client);
+    mcpkit::cli::ReviewArguments review;
+    mcpkit::cli::ReviewPanelArguments review_panel;
+    mcpkit::cli::add_review_commands(app, review, review_panel);
 
     try {
         app.parse(own_argc, argv);
@@ -39,5 +42,7 @@ int main(int argc, char** argv) {
         client.server_command = std::move(server_command);
         return mcpkit::cli::run_client(client);
     }
+    if (app.got_subcommand("review")) return mcpkit::cli::run_review(review);
+    if (app.got_subcommand("review-panel")) return mcpkit::cli::run_review_panel(review_panel);
     return 2;
 }
