@@ -11,6 +11,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
