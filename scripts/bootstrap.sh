@@ -11,7 +11,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk
-  libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
@@ -35,4 +35,11 @@ interop=tests/interop
 if [ ! -d "$interop/node_modules/@modelcontextprotocol/sdk" ] || [ "$interop/package.json" -nt "$interop/node_modules/.package-lock.json" ]; then
   echo "bootstrap: installing npm packages in $interop" >&2
   (cd "$interop" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# The VS Code extension's build and test tools (TypeScript, vsce) and its one runtime dependency.
+vscode=extensions/vscode
+if [ ! -d "$vscode/node_modules/markdown-it" ] || [ "$vscode/package.json" -nt "$vscode/node_modules/.package-lock.json" ]; then
+  echo "bootstrap: installing npm packages in $vscode" >&2
+  (cd "$vscode" && npm install --no-audit --no-fund --loglevel=error)
 fi

@@ -53,7 +53,7 @@ int run_review(const ReviewArguments& arguments) {
     ipc.locate = review::locate_panel;
     ipc.timeout = std::chrono::milliseconds(arguments.timeout_ms);
     review::IpcClient client(io.get_executor(), ipc);
-    review::IpcReviewSink sink(client);
+    review::IpcReviewSink sink(client, log);
     char directory[4096];
     review::add_review_tools(server, sink, ::getcwd(directory, sizeof directory) ? directory : "/");
     int code = mcp::serve_stdio(server, io);

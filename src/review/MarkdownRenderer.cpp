@@ -3,9 +3,9 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <unordered_map>
 
 namespace mcpkit::review {
 
@@ -18,9 +18,10 @@ std::string percent_encode(std::string_view text) {
             c == '_' || c == '~') {
             out += static_cast<char>(c);
         } else {
-            char escaped[4];
-            std::snprintf(escaped, sizeof escaped, "%%%02X", c);
-            out += escaped;
+            constexpr char hex[] = "0123456789ABCDEF";
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
         }
     }
     return out;
@@ -42,9 +43,23 @@ bool inside_link(cmark_node* node) {
 struct Linker {
     const std::string& base;
     std::vector<ResolvedReference>& references;
+    /// A review names the same files over and over: each file is looked at (and searched) once.
+    std::unordered_map<std::string, ResolvedReference> resolved_targets;
+
+    ResolvedReference resolve_once(const Reference& reference) {
+        std::string key = reference.path + '\0' + reference.search;
+        auto found = resolved_targets.find(key);
+        if (found == resolved_targets.end()) found = resolved_targets.emplace(key, resolve(reference, base)).first;
+        ResolvedReference resolved = found->second;
+        if (reference.search.empty()) {
+            resolved.line = reference.line > 0 ? reference.line : 1;
+            resolved.end_line = reference.end_line;
+        }
+        return resolved;
+    }
 
     cmark_node* link_to(const Reference& reference, cmark_node* child) {
-        ResolvedReference resolved = resolve(reference, base);
+        ResolvedReference resolved = resolve_once(reference);
         cmark_node* link = cmark_node_new(CMARK_NODE_LINK);
         cmark_node_set_url(link, open_link(resolved).c_str());
         cmark_node_set_title(link, describe(resolved).c_str());
@@ -91,7 +106,7 @@ struct Linker {
         const char* url = cmark_node_get_url(node);
         auto reference = url ? parse_link_destination(url) : std::nullopt;
         if (!reference) return;
-        ResolvedReference resolved = resolve(*reference, base);
+        ResolvedReference resolved = resolve_once(*reference);
         cmark_node_set_url(node, open_link(resolved).c_str());
         cmark_node_set_title(node, describe(resolved).c_str());
         references.push_back(std::move(resolved));

@@ -42,6 +42,13 @@ std::string describe_failure(const IpcOutcome& outcome, std::chrono::millisecond
 boost::asio::awaitable<PresentOutcome> IpcReviewSink::present(const ReviewRequest& request,
                                                               const mcp::CancellationToken& cancellation) {
     IpcOutcome outcome = co_await client_.request("present-review", to_payload(request), &cancellation);
+    if (log_) {
+        static constexpr const char* kinds[] = {"answered", "no panel", "unreachable", "timed out",
+                                                "connection lost", "cancelled", "bad reply"};
+        log_("present_review: " + std::string(kinds[static_cast<int>(outcome.kind)]) +
+             (outcome.kind == IpcOutcome::Kind::answered ? (outcome.success ? " (shown)" : " (refused)") : "") + "; " +
+             std::to_string(client_.pending()) + " requests pending");
+    }
     if (outcome.kind == IpcOutcome::Kind::answered && outcome.success)
         co_return PresentOutcome{true, "Review successfully displayed in the review panel (mode: " +
                                            std::string(to_string(request.mode)) + ")."};

@@ -10,6 +10,7 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include <functional>
 #include <string>
 
 namespace mcpkit::review {
@@ -30,12 +31,15 @@ public:
 /// Sends reviews to the panel over IPC, turning each failure into advice.
 class IpcReviewSink : public ReviewSink {
 public:
-    explicit IpcReviewSink(IpcClient& client) : client_(client) {}
+    /// `log` hears one line per call: its outcome and how many requests are still pending.
+    explicit IpcReviewSink(IpcClient& client, std::function<void(std::string_view)> log = {})
+        : client_(client), log_(std::move(log)) {}
     boost::asio::awaitable<PresentOutcome> present(const ReviewRequest& request,
                                                    const mcp::CancellationToken& cancellation) override;
 
 private:
     IpcClient& client_;
+    std::function<void(std::string_view)> log_;
 };
 
 /// The tool's description: the seed's guidance on purpose, structure, references and modes.
