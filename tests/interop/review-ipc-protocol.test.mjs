@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { sleep } from './support.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mcpkit, sleep } from './support.mjs';
 import { IpcConnection, request, startCppPanel, startExtensionCore, temporaryDirectory } from './review-support.mjs';
 
 for (const [name, start] of [['mcpkit review-panel (C++)', startCppPanel], ['VS Code extension IPC core (TypeScript)', startExtensionCore]]) {
@@ -128,6 +130,27 @@ for (const [name, start] of [['mcpkit review-panel (C++)', startCppPanel], ['VS 
       await after_.write(request('after', { content: '## After' }));
       assert.deepEqual(await after_.replies_(1), [{ id: 'after', success: true }]);
       after_.close();
+    });
+
+    test('mcpkit review talks to it, and times out cleanly when it stops answering', async () => {
+      const env = { ...process.env, DIALECTIC_IPC_PATH: socket, MCPKIT_REVIEW_DISCOVERY: path.join(directory, 'none.json') };
+      const client = new Client({ name: 'protocol', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: mcpkit, args: ['review', '--timeout-ms', '800'], env, stderr: 'ignore' }));
+      try {
+        const shown = await client.callTool({ name: 'present_review', arguments: { content: '## Through mcpkit review', baseUri: directory } });
+        assert.equal(shown.isError, undefined, JSON.stringify(shown));
+        assert.equal(await server.current(), '## Through mcpkit review');
+        server.child.kill('SIGSTOP');  // alive, connected, silent
+        const started = Date.now();
+        const silent = await client.callTool({ name: 'present_review', arguments: { content: '## Unanswered' } });
+        server.child.kill('SIGCONT');
+        assert.equal(silent.isError, true);
+        assert.match(silent.content[0].text, /did not answer within 0\.8 s/);
+        assert.ok(Date.now() - started < 3000);
+      } finally {
+        server.child.kill('SIGCONT');
+        await client.close();
+      }
     });
   });
 }
