@@ -5,6 +5,8 @@
 #include "review/IpcClient.hpp"
 #include "review/IpcServer.hpp"
 
+#include <mcp/Cancellation.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
@@ -145,6 +147,26 @@ TEST(ReviewIpc, APeerThatNeverAnswersTimesOutAndLeavesNothingPending) {
         asio::co_spawn(f.io, misbehaving_peer(acceptor, false), asio::detached);
         auto outcome = co_await client.request("present-review", review_payload());
         EXPECT_EQ(outcome.kind, IpcOutcome::Kind::timed_out);
+        EXPECT_EQ(client.pending(), 0u);
+    });
+}
+
+TEST(ReviewIpc, ACancelledCallEndsAtOnceAndLeavesNothingPending) {
+    IpcFixture f;
+    local::acceptor acceptor(f.io, local::endpoint(f.path));
+    IpcClient client(f.io.get_executor(), f.client_options(milliseconds(3000)));
+    mcp::CancellationSource cancellation;
+    run(f.io, [&]() -> asio::awaitable<void> {
+        asio::co_spawn(f.io, misbehaving_peer(acceptor, false), asio::detached);
+        asio::co_spawn(f.io, [&]() -> asio::awaitable<void> {
+            co_await sleep_for(milliseconds(100));
+            cancellation.cancel("the client gave up");
+        }, asio::detached);
+        auto token = cancellation.token();
+        auto started = std::chrono::steady_clock::now();
+        auto outcome = co_await client.request("present-review", review_payload(), &token);
+        EXPECT_EQ(outcome.kind, IpcOutcome::Kind::cancelled);
+        EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(1000));
         EXPECT_EQ(client.pending(), 0u);
     });
 }
