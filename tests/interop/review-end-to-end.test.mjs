@@ -34,7 +34,9 @@ before(async () => {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(panel.url).origin });
+  page = await context.newPage();
 });
 
 after(async () => {
@@ -82,6 +84,10 @@ test('the page follows update-section and append live, copies, and keeps earlier
 
   await page.getByRole('button', { name: 'Copy markdown' }).click();
   await page.getByText('Copied the markdown').waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^## Summary\n/);
+  assert.match(copied, /- Fixed: src\/server\.cpp:4 now narrows explicitly/);
+  assert.match(copied, /## Verdict\nApprove\.$/);
 
   await client.callTool({ name: 'present_review', arguments: { content: '# Second review\nNothing to add.' } });
   await page.locator('#review').getByRole('heading', { name: 'Second review' }).waitFor();
