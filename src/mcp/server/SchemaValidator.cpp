@@ -8,9 +8,53 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <boost/json/serialize.hpp>
+
 #include <stdexcept>
 
 namespace mcp::detail {
+
+namespace {
+
+/// The subschema that the error context ("<root>", "[mode]", "[0]" …) points at, if it is plain
+/// properties/items nesting.
+const boost::json::object* schema_at(const boost::json::value& root, const std::vector<std::string>& context) {
+    const boost::json::object* node = root.if_object();
+    for (std::size_t i = 1; node && i < context.size(); ++i) {
+        std::string_view token = context[i];
+        if (token.size() < 2 || token.front() != '[' || token.back() != ']') return nullptr;
+        token = token.substr(1, token.size() - 2);
+        const boost::json::value* next = nullptr;
+        if (auto* properties = node->if_contains("properties"); properties && properties->is_object())
+            next = properties->get_object().if_contains(token);
+        if (!next) next = node->if_contains("items");
+        node = next ? next->if_object() : nullptr;
+    }
+    return node;
+}
+
+/// valijson's words for the two most common mistakes, said with the schema's own values:
+/// "must be one of \"a\", \"b\"" and "must be a string".
+std::string explain(const std::string& description, const boost::json::object* schema) {
+    if (!schema) return description;
+    if (description.find("enum") != std::string::npos) {
+        if (auto* values = schema->if_contains("enum"); values && values->is_array() && !values->get_array().empty()) {
+            std::string allowed;
+            for (const auto& value : values->get_array()) allowed += (allowed.empty() ? "" : ", ") + boost::json::serialize(value);
+            return "must be one of " + allowed;
+        }
+    }
+    if (description.find("'type' constraint") != std::string::npos) {
+        if (auto* type = schema->if_contains("type"); type && type->is_string()) {
+            std::string_view name = type->get_string();
+            bool vowel = name == "integer" || name == "object" || name == "array";
+            return std::string("must be ") + (name == "null" ? "" : vowel ? "an " : "a ") + std::string(name);
+        }
+    }
+    return description;
+}
+
+}  // namespace
 
 struct SchemaValidator::Compiled {
     boost::json::value document;  // valijson keeps references into the parsed document
@@ -55,7 +99,7 @@ std::optional<std::string> SchemaValidator::validate(const boost::json::value& i
             best_depth = error.context.size();
             best_path.clear();
             for (std::size_t i = 1; i < error.context.size(); ++i) best_path += error.context[i];
-            best_description = error.description;
+            best_description = explain(error.description, schema_at(compiled_->document, error.context));
             first = false;
         }
     }

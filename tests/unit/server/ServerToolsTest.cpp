@@ -65,6 +65,27 @@ TEST(ServerTools, InvalidArgumentsBecomeAToolErrorNamingTheField) {
     });
 }
 
+TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
+    ServerClientFixture f;
+    f.server.add_tool(Tool{.name = "paint",
+                           .description = "enum and type",
+                           .input_schema = schema_object({{"colour", {{"type", "string"}, {"enum", json::array{"red", "blue"}}}},
+                                                          {"coats", {{"type", "integer"}, {"minimum", 1}}},
+                                                          {"layers", {{"type", "array"}, {"items", {{"type", "object"}}}}}})},
+                      [](ToolCall&) { return CallToolResult::text("painted"); });
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        json::object wrong_colour{{"colour", "green"}};
+        EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_colour)),
+                  "Invalid arguments for tool paint: [colour]: must be one of \"red\", \"blue\"");
+        json::object wrong_coats{{"coats", "two"}};
+        EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_coats)),
+                  "Invalid arguments for tool paint: [coats]: must be an integer");
+        json::object wrong_layer{{"layers", json::array{json::object{}, 3}}};
+        EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_layer)),
+                  "Invalid arguments for tool paint: [layers][1]: must be an object");
+    });
+}
+
 TEST(ServerTools, UnknownToolIsAProtocolErrorAndThrowingHandlersAreToolErrors) {
     ServerClientFixture f;
     f.server.add_tool(Tool{.name = "broken", .description = "throws"},
