@@ -1,10 +1,17 @@
 #pragma once
-// Case-insensitive matching for HTTP names and tokens, which are ASCII: no locale, no allocation.
+// ASCII helpers for HTTP names, tokens and field values: no locale, no allocation.
 
 #include <algorithm>
 #include <string_view>
 
 namespace mcp::http {
+
+/// Without the optional whitespace (spaces and tabs) HTTP allows around a field value.
+inline std::string_view trim_ows(std::string_view value) {
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    return value;
+}
 
 inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 

@@ -27,18 +27,12 @@ bool is_token_char(char c) { return token_chars[static_cast<unsigned char>(c)]; 
 
 bool is_ows(char c) { return c == ' ' || c == '\t'; }
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && is_ows(text.front())) text.remove_prefix(1);
-    while (!text.empty() && is_ows(text.back())) text.remove_suffix(1);
-    return text;
-}
-
 /// Calls `each` with every comma-separated token of a list-valued field (Connection, Transfer-Encoding).
 template <typename Each>
 void for_each_token(std::string_view list, Each each) {
     while (!list.empty()) {
         auto comma = list.find(',');
-        auto item = trim(list.substr(0, comma));
+        auto item = trim_ows(list.substr(0, comma));
         if (!item.empty()) each(item);
         if (comma == std::string_view::npos) break;
         list.remove_prefix(comma + 1);
@@ -169,7 +163,7 @@ HttpRequestParser::Status HttpRequestParser::parse_head(std::string_view head) {
         if (std::memchr(raw_value.data(), '\n', raw_value.size()) || std::memchr(raw_value.data(), '\r', raw_value.size()) ||
             std::memchr(raw_value.data(), '\0', raw_value.size()))
             return fail(400, "Header field " + std::string(name) + " holds a bare CR, LF or NUL; end lines with CRLF");
-        std::string_view value = trim(raw_value);
+        std::string_view value = trim_ows(raw_value);
         std::size_t value_start = position + colon + 1 + static_cast<std::size_t>(value.data() - raw_value.data());
         field_offsets_.push_back(FieldOffsets{position, name.size(), value_start, value.size()});
 

@@ -1,5 +1,7 @@
 #include "transport/http/RequestRules.hpp"
 
+#include "transport/http/AsciiCase.hpp"
+
 #include "mcp/protocol/Versions.hpp"
 
 #include <boost/url/parse.hpp>
@@ -136,12 +138,6 @@ std::string_view single_method(const jsonrpc::Decoded& decoded) {
     if (auto* request = std::get_if<jsonrpc::Request>(message)) return request->method;
     if (auto* notification = std::get_if<jsonrpc::Notification>(message)) return notification->method;
     return {};
-}
-
-std::string_view trim_ows(std::string_view value) {
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-    return value;
 }
 
 std::optional<std::string> decode_header_value(std::string_view value) {

@@ -68,7 +68,4 @@ std::optional<HeaderProblem> check_parameter_headers(const boost::json::object& 
 /// Decodes a header value that may be `=?base64?…?=`; nothing if that form is malformed.
 std::optional<std::string> decode_header_value(std::string_view value);
 
-/// Trims RFC 9110 optional whitespace (spaces and tabs) from both ends.
-std::string_view trim_ows(std::string_view value);
-
 }  // namespace mcp::http
