@@ -1,5 +1,6 @@
 // mcpkit: one binary, one subcommand per system.
 
+#include "cli/AnalyzeReport.hpp"
 #include "cli/Commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -31,6 +32,10 @@ int main(int argc, char** argv) {
     mcpkit::cli::ReviewArguments review;
     mcpkit::cli::ReviewPanelArguments review_panel;
     mcpkit::cli::add_review_commands(app, review, review_panel);
+    CLI::App* analyze = app.add_subcommand("analyze", "Code analysis with tree-sitter: `report PATH`");
+    analyze->require_subcommand(1);
+    mcpkit::cli::AnalyzeReportArguments analyze_report;
+    mcpkit::cli::add_analyze_report_command(*analyze, analyze_report);
 
     try {
         app.parse(own_argc, argv);
@@ -43,6 +48,7 @@ int main(int argc, char** argv) {
         return mcpkit::cli::run_client(client);
     }
     if (app.got_subcommand("review")) return mcpkit::cli::run_review(review);
+    if (analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
     if (app.got_subcommand("review-panel")) return mcpkit::cli::run_review_panel(review_panel);
     return 2;
 }

@@ -1,0 +1,119 @@
+#include "analyze/project/AnalysisCache.hpp"
+
+#include <boost/json.hpp>
+#include <openssl/evp.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mcpkit::analyze {
+
+namespace {
+// Bump when the analysis changes what it reports, so old entries are not reused.
+constexpr std::string_view analyzer_version = "analyze-1";
+
+std::string cache_key(const std::string& hash, Language language) {
+    return std::string(analyzer_version) + ":" + std::string(name(language)) + ":" + hash;
+}
+}  // namespace
+
+std::string content_hash(std::string_view content) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_Digest(content.data(), content.size(), digest, &length, EVP_sha256(), nullptr);
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string text(length * 2, '0');
+    for (unsigned int i = 0; i < length; ++i) {
+        text[2 * i] = hex[digest[i] >> 4];
+        text[2 * i + 1] = hex[digest[i] & 15];
+    }
+    return text;
+}
+
+AnalysisCache::AnalysisCache(const std::string& path) {
+    std::error_code error;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+    if (sqlite3_open(path.c_str(), &database_) != SQLITE_OK) {
+        std::string message = database_ ? sqlite3_errmsg(database_) : "out of memory";
+        sqlite3_close(database_);
+        throw std::runtime_error("cannot open the analysis cache " + path + ": " + message);
+    }
+    sqlite3_busy_timeout(database_, 5000);
+    char* failure = nullptr;
+    const char* schema =
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+        "CREATE TABLE IF NOT EXISTS reports (key TEXT PRIMARY KEY, report TEXT NOT NULL) WITHOUT ROWID;";
+    if (sqlite3_exec(database_, schema, nullptr, nullptr, &failure) != SQLITE_OK ||
+        sqlite3_prepare_v2(database_, "SELECT report FROM reports WHERE key = ?", -1, &select_, nullptr) != SQLITE_OK) {
+        std::string message = failure ? failure : sqlite3_errmsg(database_);
+        sqlite3_free(failure);
+        sqlite3_close(database_);
+        throw std::runtime_error("cannot use the analysis cache " + path + ": " + message +
+                                 " (delete the file, or run with --no-cache)");
+    }
+}
+
+AnalysisCache::~AnalysisCache() {
+    try {
+        flush();
+    } catch (...) {
+    }
+    sqlite3_finalize(select_);
+    sqlite3_close(database_);
+}
+
+std::optional<FileReport> AnalysisCache::find(const std::string& hash, Language language, const std::string& path) {
+    std::string key = cache_key(hash, language);
+    std::string text;
+    {
+        std::lock_guard lock(mutex_);
+        sqlite3_reset(select_);
+        sqlite3_bind_text(select_, 1, key.data(), static_cast<int>(key.size()), SQLITE_STATIC);
+        if (sqlite3_step(select_) != SQLITE_ROW) return std::nullopt;
+        text.assign(reinterpret_cast<const char*>(sqlite3_column_text(select_, 0)),
+                    static_cast<std::size_t>(sqlite3_column_bytes(select_, 0)));
+        sqlite3_reset(select_);
+    }
+    try {
+        FileReport report = file_report_from_json(boost::json::parse(text).as_object());
+        report.path = path;
+        // Findings carry the path in their location only when rendered, so nothing else to fix.
+        return report;
+    } catch (const std::exception&) {
+        return std::nullopt;  // written by another version or damaged: analyse again
+    }
+}
+
+void AnalysisCache::store(const std::string& hash, const FileReport& report) {
+    std::string text = boost::json::serialize(to_json(report));
+    std::lock_guard lock(mutex_);
+    pending_.emplace_back(cache_key(hash, report.language), std::move(text));
+}
+
+void AnalysisCache::flush() {
+    std::lock_guard lock(mutex_);
+    if (pending_.empty()) return;
+    sqlite3_exec(database_, "BEGIN", nullptr, nullptr, nullptr);
+    sqlite3_stmt* insert = nullptr;
+    sqlite3_prepare_v2(database_, "INSERT OR REPLACE INTO reports (key, report) VALUES (?, ?)", -1, &insert, nullptr);
+    for (const auto& [key, text] : pending_) {
+        sqlite3_bind_text(insert, 1, key.data(), static_cast<int>(key.size()), SQLITE_STATIC);
+        sqlite3_bind_text(insert, 2, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+        sqlite3_step(insert);
+        sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+    sqlite3_exec(database_, "COMMIT", nullptr, nullptr, nullptr);
+    pending_.clear();
+}
+
+std::string AnalysisCache::default_path() {
+    if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
+        return std::string(cache) + "/mcpkit/analyze.sqlite";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/mcpkit/analyze.sqlite";
+    return "/tmp/mcpkit-analyze-cache.sqlite";
+}
+
+}  // namespace mcpkit::analyze

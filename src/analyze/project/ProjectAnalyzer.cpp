@@ -1,0 +1,325 @@
+#include "analyze/project/ProjectAnalyzer.hpp"
+
+#include "analyze/project/AnalysisCache.hpp"
+#include "analyze/project/Glob.hpp"
+
+#include <boost/json.hpp>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+namespace mcpkit::analyze {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+// Directories that hold no one's source: version control, dependencies, caches, virtualenvs.
+constexpr std::string_view default_excluded_directories[] = {
+    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
+    ".cache", ".idea", ".vscode"};
+
+struct Candidate {
+    std::string path;  ///< relative to the root
+    Language language;
+    std::int64_t bytes;
+};
+
+std::size_t usable_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+bool read_file(const std::string& path, std::string& content, std::string& error) {
+    int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        error = std::strerror(errno);
+        return false;
+    }
+    struct stat status {};
+    ::fstat(descriptor, &status);
+    content.resize(static_cast<std::size_t>(status.st_size));
+    std::size_t filled = 0;
+    while (filled < content.size()) {
+        ssize_t got = ::read(descriptor, content.data() + filled, content.size() - filled);
+        if (got <= 0) break;
+        filled += static_cast<std::size_t>(got);
+    }
+    content.resize(filled);
+    ::close(descriptor);
+    return true;
+}
+
+bool looks_binary(std::string_view content) {
+    return content.substr(0, 8192).find('\0') != std::string_view::npos;
+}
+
+std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& options, const std::vector<Glob>& include,
+                                  const std::vector<Glob>& exclude, std::vector<SkippedFile>& skipped) {
+    std::vector<Candidate> found;
+    std::error_code error;
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error), end;
+    if (error) throw std::invalid_argument("cannot read " + root.string() + ": " + error.message());
+    for (; it != end; it.increment(error)) {
+        if (error) break;
+        const fs::directory_entry& entry = *it;
+        std::string relative = entry.path().lexically_relative(root).generic_string();
+        auto matches_any = [&](const std::vector<Glob>& globs) {
+            return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(relative); });
+        };
+        if (entry.is_symlink(error)) {
+            if (entry.is_directory(error)) it.disable_recursion_pending();
+            continue;  // like cloc: links are not followed, so nothing is counted twice
+        }
+        if (entry.is_directory(error)) {
+            std::string name = entry.path().filename().string();
+            bool excluded = options.default_excludes &&
+                            std::find(std::begin(default_excluded_directories), std::end(default_excluded_directories),
+                                      name) != std::end(default_excluded_directories);
+            if (excluded || matches_any(exclude) || (options.max_depth >= 0 && it.depth() >= options.max_depth))
+                it.disable_recursion_pending();
+            continue;
+        }
+        if (!entry.is_regular_file(error)) continue;
+        auto language = language_for_path(relative);
+        if (!language) continue;
+        if (!options.languages.empty() && !options.languages.count(*language)) continue;
+        if (!include.empty() && !matches_any(include)) continue;
+        if (matches_any(exclude)) continue;
+        auto bytes = static_cast<std::int64_t>(entry.file_size(error));
+        if (bytes > options.max_file_bytes) {
+            skipped.push_back({relative, "larger than " + std::to_string(options.max_file_bytes) + " bytes"});
+            continue;
+        }
+        found.push_back({relative, *language, bytes});
+    }
+    std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
+    return found;
+}
+
+std::string read_go_module(const fs::path& root) {
+    std::ifstream file(root / "go.mod");
+    std::string line;
+    while (std::getline(file, line)) {
+        if (line.rfind("module ", 0) == 0) {
+            std::string module = line.substr(7);
+            while (!module.empty() && (module.back() == ' ' || module.back() == '\r')) module.pop_back();
+            return module;
+        }
+    }
+    return {};
+}
+
+void add_to(LanguageTotals& totals, const FileReport& file) {
+    ++totals.files;
+    totals.lines += file.lines;
+    totals.functions += file.functions.size();
+    for (const FunctionMetrics& function : file.functions) totals.cyclomatic += function.cyclomatic;
+    totals.maintainability_sum += file.maintainability_index;
+}
+
+json::object totals_json(const LanguageTotals& totals) {
+    auto round2 = [](double value) { return std::round(value * 100.0) / 100.0; };
+    return {{"files", totals.files},
+            {"lines", to_json(totals.lines)},
+            {"functions", totals.functions},
+            {"averageCyclomatic",
+             totals.functions ? round2(double(totals.cyclomatic) / double(totals.functions)) : 0.0},
+            {"averageMaintainability", totals.files ? round2(totals.maintainability_sum / double(totals.files)) : 0.0}};
+}
+
+}  // namespace
+
+ProjectReport analyze_project(const std::string& root_text, const ProjectOptions& options) {
+    auto started = std::chrono::steady_clock::now();
+    std::error_code error;
+    fs::path root = fs::weakly_canonical(fs::path(root_text), error);
+    if (error || !fs::is_directory(root, error))
+        throw std::invalid_argument("projectPath " + root_text + " is not a directory that can be read" +
+                                    (error ? " (" + error.message() + ")" : std::string()));
+    std::vector<Glob> include, exclude;
+    for (const std::string& pattern : options.include) {
+        if (auto problem = glob_problem(pattern); !problem.empty())
+            throw std::invalid_argument("include pattern \"" + pattern + "\" " + problem);
+        include.emplace_back(pattern);
+    }
+    for (const std::string& pattern : options.exclude) {
+        if (auto problem = glob_problem(pattern); !problem.empty())
+            throw std::invalid_argument("exclude pattern \"" + pattern + "\" " + problem);
+        exclude.emplace_back(pattern);
+    }
+
+    ProjectReport report;
+    report.root = root.string();
+    std::vector<Candidate> candidates = find_files(root, options, include, exclude, report.skipped);
+
+    std::unique_ptr<AnalysisCache> cache;
+    if (!options.cache_path.empty()) cache = std::make_unique<AnalysisCache>(options.cache_path);
+
+    std::vector<std::optional<FileReport>> results(candidates.size());
+    std::vector<std::string> failures(candidates.size());
+    std::atomic<std::size_t> next{0}, done{0}, cache_hits{0};
+    std::atomic<std::size_t> parse_cancel{0};
+    FileAnalysisOptions file_options = options.file;
+    file_options.cancel = &parse_cancel;
+    auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+
+    auto work = [&] {
+        std::string content;
+        for (;;) {
+            std::size_t index = next.fetch_add(1);
+            if (index >= candidates.size() || cancelled()) return;
+            const Candidate& candidate = candidates[index];
+            std::string error_text;
+            if (!read_file((root / candidate.path).string(), content, error_text)) {
+                failures[index] = "unreadable: " + error_text;
+            } else if (looks_binary(content)) {
+                failures[index] = "binary content";
+            } else {
+                std::string hash = cache ? content_hash(content) : std::string();
+                std::optional<FileReport> cached = cache ? cache->find(hash, candidate.language, candidate.path)
+                                                         : std::nullopt;
+                if (cached) {
+                    results[index] = std::move(cached);
+                    cache_hits.fetch_add(1, std::memory_order_relaxed);
+                } else {
+                    FileReport file = analyze_source(candidate.path, content, candidate.language, file_options);
+                    // A parse stopped by cancellation yields no report (nor a cache entry).
+                    bool interrupted = parse_cancel.load() != 0 && cancelled();
+                    if (!interrupted) {
+                        if (cache && !file.parse_timed_out) cache->store(hash, file);
+                        results[index] = std::move(file);
+                    }
+                }
+            }
+            done.fetch_add(1, std::memory_order_relaxed);
+        }
+    };
+
+    std::size_t thread_count = options.threads ? options.threads : usable_cores();
+    thread_count = std::max<std::size_t>(1, std::min(thread_count, candidates.size()));
+    std::vector<std::thread> workers;
+    for (std::size_t i = 1; i < thread_count; ++i) workers.emplace_back(work);
+    if (candidates.size() <= 1 || !options.progress) {
+        if (!candidates.empty()) work();
+    } else {
+        // This thread reports progress and relays cancellation into running parses.
+        std::thread last(work);
+        while (done.load() < candidates.size() && !(cancelled() && next.load() >= candidates.size())) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (cancelled()) {
+                parse_cancel.store(1);
+                if (done.load() + thread_count >= next.load()) break;
+            }
+            options.progress(done.load(), candidates.size());
+        }
+        last.join();
+    }
+    for (std::thread& worker : workers) worker.join();
+    if (cancelled()) parse_cancel.store(1);
+    if (options.progress) options.progress(done.load(), candidates.size());
+    if (cache) cache->flush();
+
+    report.cancelled = cancelled();
+    report.cache_hits = cache_hits.load();
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (results[i]) {
+            report.files.push_back(std::move(*results[i]));
+        } else if (!failures[i].empty()) {
+            report.skipped.push_back({candidates[i].path, failures[i]});
+        }
+    }
+    for (const FileReport& file : report.files) {
+        add_to(report.by_language[std::string(cloc_name(file.language, file.path))], file);
+        add_to(report.totals, file);
+    }
+    if (options.include_dependencies && !report.cancelled)
+        report.dependencies = build_dependency_graph(report.files, read_go_module(root));
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return report;
+}
+
+json::object to_json(const ProjectReport& report, std::size_t hotspot_count, bool include_files) {
+    json::object by_language;
+    for (const auto& [language, totals] : report.by_language) by_language[language] = totals_json(totals);
+
+    struct Hotspot {
+        const FileReport* file;
+        const FunctionMetrics* function;
+        double score;
+    };
+    std::vector<Hotspot> hotspots;
+    std::map<std::string, int> findings_by_rule;
+    json::array serious_findings;
+    for (const FileReport& file : report.files) {
+        for (const FunctionMetrics& function : file.functions)
+            hotspots.push_back({&file, &function, function.cyclomatic * (1.0 + std::log2(double(function.lines())))});
+        for (const Finding& finding : file.findings) {
+            ++findings_by_rule[finding.rule];
+            if (finding.severity == "error" && serious_findings.size() < 50)
+                serious_findings.push_back(json::object{{"location", file.path + ":" + std::to_string(finding.line)},
+                                                        {"rule", finding.rule},
+                                                        {"message", finding.message}});
+        }
+    }
+    std::sort(hotspots.begin(), hotspots.end(), [](const Hotspot& a, const Hotspot& b) { return a.score > b.score; });
+    json::array hotspot_json;
+    for (std::size_t i = 0; i < hotspots.size() && i < hotspot_count; ++i) {
+        const Hotspot& hotspot = hotspots[i];
+        hotspot_json.push_back(json::object{
+            {"location", hotspot.file->path + ":" + std::to_string(hotspot.function->start_line)},
+            {"function", hotspot.function->name},
+            {"cyclomatic", hotspot.function->cyclomatic},
+            {"cognitive", hotspot.function->cognitive},
+            {"lines", hotspot.function->lines()},
+            {"maxNesting", hotspot.function->max_nesting}});
+    }
+    json::object rules;
+    for (const auto& [rule, count] : findings_by_rule) rules[rule] = count;
+
+    json::object out{{"root", report.root},
+                     {"totals", totals_json(report.totals)},
+                     {"byLanguage", std::move(by_language)},
+                     {"hotspots", std::move(hotspot_json)},
+                     {"findingsByRule", std::move(rules)},
+                     {"errors", std::move(serious_findings)},
+                     {"cacheHits", report.cache_hits},
+                     {"cancelled", report.cancelled},
+                     {"seconds", std::round(report.seconds * 1000.0) / 1000.0}};
+    if (report.dependencies) out["dependencies"] = to_json(*report.dependencies, report.files, 2000);
+    json::array skipped;
+    for (const SkippedFile& file : report.skipped)
+        skipped.push_back(json::object{{"path", file.path}, {"reason", file.reason}});
+    out["skipped"] = std::move(skipped);
+    if (include_files) {
+        json::array files;
+        for (const FileReport& file : report.files) {
+            int max_cyclomatic = 0;
+            for (const FunctionMetrics& function : file.functions) max_cyclomatic = std::max(max_cyclomatic, function.cyclomatic);
+            files.push_back(json::object{{"path", file.path},
+                                         {"language", name(file.language)},
+                                         {"lines", to_json(file.lines)},
+                                         {"functions", file.functions.size()},
+                                         {"maxCyclomatic", max_cyclomatic},
+                                         {"maintainabilityIndex", std::round(file.maintainability_index * 100) / 100},
+                                         {"findings", file.findings.size()}});
+        }
+        out["files"] = std::move(files);
+    }
+    return out;
+}
+
+}  // namespace mcpkit::analyze

@@ -1,0 +1,66 @@
+#pragma once
+// Analysing a directory tree: find the source files (globs, languages, depth), analyse them in
+// parallel with a bounded number of files in memory, reuse cached reports for unchanged content,
+// and sum up: per-language totals, hotspots, the dependency graph.
+
+#include "analyze/metrics/FileAnalyzer.hpp"
+#include "analyze/project/DependencyGraph.hpp"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcpkit::analyze {
+
+struct ProjectOptions {
+    std::vector<std::string> include;            ///< globs; empty: every file of a known language
+    std::vector<std::string> exclude;            ///< globs, on top of the default excludes
+    bool default_excludes = true;                ///< .git, node_modules, __pycache__, .venv, …
+    std::set<Language> languages;                ///< empty: all
+    int max_depth = -1;                          ///< directory levels below the root; -1: unlimited
+    bool include_dependencies = true;            ///< build the dependency graph
+    std::size_t threads = 0;                     ///< 0: one per core this process may use
+    std::string cache_path;                      ///< empty: no cache
+    std::int64_t max_file_bytes = 4 << 20;       ///< larger files are skipped (generated code, data)
+    FileAnalysisOptions file;
+    /// Called from worker threads, at most every 100 ms and once at the end: files done, files in all.
+    std::function<void(std::size_t done, std::size_t total)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct LanguageTotals {
+    std::size_t files = 0;
+    LineCounts lines;
+    std::size_t functions = 0;
+    std::int64_t cyclomatic = 0;  ///< sum over functions
+    double maintainability_sum = 0;
+};
+
+struct SkippedFile {
+    std::string path;
+    std::string reason;
+};
+
+struct ProjectReport {
+    std::string root;
+    std::vector<FileReport> files;                ///< sorted by path, relative to root
+    std::map<std::string, LanguageTotals> by_language;  ///< by cloc's language name
+    LanguageTotals totals;
+    std::vector<SkippedFile> skipped;
+    std::optional<DependencyGraph> dependencies;
+    std::size_t cache_hits = 0;
+    bool cancelled = false;
+    double seconds = 0;
+};
+
+/// Throws std::invalid_argument naming the problem (no such directory, a bad glob).
+ProjectReport analyze_project(const std::string& root, const ProjectOptions& options);
+
+/// `hotspots`: the functions most worth a look, by cyclomatic complexity weighted by size.
+boost::json::object to_json(const ProjectReport& report, std::size_t hotspots = 20, bool include_files = true);
+
+}  // namespace mcpkit::analyze

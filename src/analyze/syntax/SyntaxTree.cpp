@@ -1,0 +1,67 @@
+#include "analyze/syntax/SyntaxTree.hpp"
+
+#include <array>
+#include <utility>
+
+namespace mcpkit::analyze {
+
+SyntaxTree::SyntaxTree(TSTree* tree, std::string_view source, Language language)
+    : tree_(tree), source_(source), language_(language) {}
+
+SyntaxTree::SyntaxTree(SyntaxTree&& other) noexcept
+    : tree_(std::exchange(other.tree_, nullptr)), source_(other.source_), language_(other.language_) {}
+
+SyntaxTree& SyntaxTree::operator=(SyntaxTree&& other) noexcept {
+    if (this != &other) {
+        if (tree_) ts_tree_delete(tree_);
+        tree_ = std::exchange(other.tree_, nullptr);
+        source_ = other.source_;
+        language_ = other.language_;
+    }
+    return *this;
+}
+
+SyntaxTree::~SyntaxTree() {
+    if (tree_) ts_tree_delete(tree_);
+}
+
+namespace {
+
+struct ThreadParsers {
+    std::array<TSParser*, language_count> parsers{};
+    ~ThreadParsers() {
+        for (TSParser* parser : parsers)
+            if (parser) ts_parser_delete(parser);
+    }
+    TSParser* get(Language language) {
+        TSParser*& parser = parsers[static_cast<std::size_t>(language)];
+        if (!parser) {
+            parser = ts_parser_new();
+            ts_parser_set_language(parser, grammar(language));
+        }
+        return parser;
+    }
+};
+
+}  // namespace
+
+ParseOutcome parse(std::string_view source, Language language, std::chrono::microseconds timeout,
+                   const std::atomic<std::size_t>* cancel) {
+    thread_local ThreadParsers parsers;
+    TSParser* parser = parsers.get(language);
+    ts_parser_set_timeout_micros(parser, static_cast<std::uint64_t>(timeout.count()));
+    // tree-sitter reads the flag as a plain size_t; std::atomic<size_t> has the same layout.
+    static_assert(sizeof(std::atomic<std::size_t>) == sizeof(std::size_t));
+    ts_parser_set_cancellation_flag(parser, reinterpret_cast<const std::size_t*>(cancel));
+    TSTree* tree = ts_parser_parse_string(parser, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+    ts_parser_set_cancellation_flag(parser, nullptr);
+    if (!tree) {
+        // A stopped parse keeps its state for resumption; drop it so the next file starts clean.
+        ts_parser_reset(parser);
+        bool was_cancelled = cancel && cancel->load(std::memory_order_relaxed) != 0;
+        return {was_cancelled ? ParseStatus::cancelled : ParseStatus::timed_out, nullptr};
+    }
+    return {ParseStatus::parsed, std::make_unique<SyntaxTree>(tree, source, language)};
+}
+
+}  // namespace mcpkit::analyze

@@ -1,0 +1,28 @@
+#pragma once
+// `mcpkit analyze report`.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mcpkit::cli {
+
+struct AnalyzeReportArguments {
+    std::string path;
+    bool json = false;
+    bool no_cache = false;
+    std::string cache_path;
+    std::vector<std::string> include;
+    std::vector<std::string> exclude;
+    std::vector<std::string> languages;
+    int max_depth = -1;
+    std::size_t threads = 0;
+    int hotspots = 10;
+    std::string progress = "auto";
+};
+
+void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& arguments);
+int run_analyze_report(const AnalyzeReportArguments& arguments);
+
+}  // namespace mcpkit::cli
