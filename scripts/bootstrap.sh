@@ -12,6 +12,7 @@ debian_packages=(
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk
   libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
+  libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
@@ -42,4 +43,11 @@ vscode=extensions/vscode
 if [ ! -d "$vscode/node_modules/markdown-it" ] || [ "$vscode/package.json" -nt "$vscode/node_modules/.package-lock.json" ]; then
   echo "bootstrap: installing npm packages in $vscode" >&2
   (cd "$vscode" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# tree-sitter grammars for analyze: only their C sources are used, so no install scripts run.
+grammars=src/analyze/grammars
+if [ ! -f "$grammars/node_modules/tree-sitter-c/src/parser.c" ] || [ "$grammars/package.json" -nt "$grammars/node_modules/.package-lock.json" ]; then
+  echo "bootstrap: installing tree-sitter grammar sources in $grammars" >&2
+  (cd "$grammars" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
