@@ -1,5 +1,5 @@
 #pragma once
-// `mcpkit analyze report`.
+// `mcpkit analyze` (the MCP server) and `mcpkit analyze report`.
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +21,19 @@ struct AnalyzeReportArguments {
     int hotspots = 10;
     std::string progress = "auto";
 };
+
+struct AnalyzeServerArguments {
+    std::string store = "memory";
+    int session_ttl_seconds = 3600;
+    std::size_t history = 50;
+    std::string root;
+    bool no_cache = false;
+    std::string cache_path;
+    std::string http;
+    bool log_json = false;
+};
+void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& arguments);
+int run_analyze_server(const AnalyzeServerArguments& arguments);
 
 void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& arguments);
 int run_analyze_report(const AnalyzeReportArguments& arguments);

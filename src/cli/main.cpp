@@ -32,8 +32,11 @@ int main(int argc, char** argv) {
     mcpkit::cli::ReviewArguments review;
     mcpkit::cli::ReviewPanelArguments review_panel;
     mcpkit::cli::add_review_commands(app, review, review_panel);
-    CLI::App* analyze = app.add_subcommand("analyze", "Code analysis with tree-sitter: `report PATH`");
-    analyze->require_subcommand(1);
+    CLI::App* analyze = app.add_subcommand(
+        "analyze", "Code-analysis MCP server (stdio, or --http); `analyze report PATH` prints a report instead");
+    analyze->require_subcommand(0, 1);
+    mcpkit::cli::AnalyzeServerArguments analyze_server;
+    mcpkit::cli::add_analyze_server_options(*analyze, analyze_server);
     mcpkit::cli::AnalyzeReportArguments analyze_report;
     mcpkit::cli::add_analyze_report_command(*analyze, analyze_report);
 
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("review")) return mcpkit::cli::run_review(review);
     if (analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
+    if (app.got_subcommand("analyze")) return mcpkit::cli::run_analyze_server(analyze_server);
     if (app.got_subcommand("review-panel")) return mcpkit::cli::run_review_panel(review_panel);
     return 2;
 }

@@ -1,0 +1,25 @@
+#pragma once
+// `mcpkit analyze`: the code-analysis MCP server. Registers the analysis, session and discovery
+// tools on an mcp::Server; every tool answers with the response envelope.
+
+#include "analyze/server/CallRunner.hpp"
+
+#include <mcp/server/Server.hpp>
+
+#include <string>
+
+namespace mcpkit::analyze {
+
+struct AnalyzeServerOptions {
+    std::string root;        ///< relative paths in arguments are resolved against it (default: the working directory)
+    std::string cache_path;  ///< the content-hash cache; empty: none
+};
+
+void add_analyze_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options);
+
+// The groups, one file each.
+void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options);
+void add_session_tools(mcp::Server& server, CallRunner& runner);
+void add_discovery_tools(mcp::Server& server, CallRunner& runner);
+
+}  // namespace mcpkit::analyze

@@ -1,0 +1,66 @@
+#pragma once
+// Runs one tool call through the state machine, inside its session if it names one, and wraps
+// whatever the tool produced (or why it failed) in the response envelope.
+
+#include "analyze/server/ResponseEnvelope.hpp"
+#include "analyze/server/SessionStore.hpp"
+#include "analyze/server/ToolExecution.hpp"
+
+#include <mcp/server/RequestContext.hpp>
+
+#include <atomic>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace mcpkit::analyze {
+
+/// A failure the caller can act on: the envelope carries `code` and the message.
+struct ToolError : std::runtime_error {
+    ToolError(int code, const std::string& message) : std::runtime_error(message), code(code) {}
+    int code;
+};
+
+struct ToolOutput {
+    boost::json::value data;
+    std::string text;     ///< the readable rendering
+    std::string subject;  ///< the path or project the call was about (relates results)
+    std::string summary;  ///< one line for the session history
+};
+
+/// What a tool body may use while it runs.
+struct CallControl {
+    const std::atomic<bool>* cancelled;
+    std::function<void(double done, double total, std::string message)> progress;
+};
+
+using ToolBody = std::function<ToolOutput(const boost::json::object& arguments, CallControl& control)>;
+
+struct SessionPolicy {
+    std::size_t max_history = 50;           ///< calls kept per session
+    std::size_t max_result_bytes = 256 << 10; ///< larger results keep only their summary
+    std::int64_t default_ttl_seconds = 3600;
+};
+
+class CallRunner {
+public:
+    CallRunner(SessionStore& store, SessionPolicy policy) : store_(store), policy_(policy) {}
+
+    /// `recorded`: the call joins the session its sessionId names (analysis tools); the session tools
+    /// take sessionId as their subject instead.
+    mcp::CallToolResult run(const std::string& tool, mcp::ToolCall& call, const ToolBody& body, bool recorded = true);
+
+    SessionStore& store() { return store_; }
+    const SessionPolicy& policy() const { return policy_; }
+
+private:
+    SessionStore& store_;
+    SessionPolicy policy_;
+    std::atomic<std::uint64_t> anonymous_calls_{0};
+};
+
+/// Reads an optional string argument; throws ToolError(400) naming the field when it is not a string.
+std::optional<std::string> optional_string(const boost::json::object& arguments, std::string_view key);
+std::string required_string(const boost::json::object& arguments, std::string_view key, std::string_view hint);
+
+}  // namespace mcpkit::analyze

@@ -1,0 +1,96 @@
+#include "analyze/server/SessionStore.hpp"
+
+#include <boost/json.hpp>
+
+#include <stdexcept>
+
+namespace mcpkit::analyze {
+namespace json = boost::json;
+
+namespace {
+std::string text(const json::object& object, std::string_view key) {
+    const json::value* value = object.if_contains(key);
+    return value && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+std::int64_t integer(const json::object& object, std::string_view key) {
+    const json::value* value = object.if_contains(key);
+    if (!value) return 0;
+    if (value->is_int64()) return value->get_int64();
+    if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
+    return 0;
+}
+double number(const json::object& object, std::string_view key) {
+    const json::value* value = object.if_contains(key);
+    if (!value) return 0;
+    return value->is_double() ? value->get_double() : value->is_int64() ? double(value->get_int64()) : 0.0;
+}
+}  // namespace
+
+std::int64_t now_milliseconds() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+json::object to_json(const CallRecord& record, bool with_result) {
+    json::object object{{"resultId", record.result_id},   {"tool", record.tool},
+                        {"state", record.state},          {"subject", record.subject},
+                        {"parameters", record.parameters}, {"summary", record.summary},
+                        {"timestamp", record.timestamp_ms}, {"executionTime", record.execution_ms}};
+    if (!record.error.empty()) object["error"] = record.error;
+    if (with_result) object["result"] = record.result;
+    return object;
+}
+
+CallRecord call_record_from_json(const json::object& object) {
+    CallRecord record;
+    record.result_id = text(object, "resultId");
+    record.tool = text(object, "tool");
+    record.state = text(object, "state");
+    record.subject = text(object, "subject");
+    if (const json::value* parameters = object.if_contains("parameters")) record.parameters = *parameters;
+    if (const json::value* result = object.if_contains("result")) record.result = *result;
+    record.summary = text(object, "summary");
+    record.error = text(object, "error");
+    record.timestamp_ms = integer(object, "timestamp");
+    record.execution_ms = number(object, "executionTime");
+    return record;
+}
+
+json::object to_json(const Session& session) {
+    json::array history;
+    for (const CallRecord& record : session.history) history.push_back(to_json(record, true));
+    return {{"id", session.id},
+            {"created", session.created_ms},
+            {"lastUsed", session.last_used_ms},
+            {"ttlSeconds", session.ttl_seconds},
+            {"calls", session.calls},
+            {"history", std::move(history)}};
+}
+
+Session session_from_json(const json::object& object) {
+    Session session;
+    session.id = text(object, "id");
+    if (session.id.empty()) throw std::runtime_error("stored session has no id");
+    session.created_ms = integer(object, "created");
+    session.last_used_ms = integer(object, "lastUsed");
+    session.ttl_seconds = integer(object, "ttlSeconds");
+    session.calls = integer(object, "calls");
+    if (const json::value* history = object.if_contains("history"); history && history->is_array())
+        for (const json::value& record : history->get_array())
+            if (record.is_object()) session.history.push_back(call_record_from_json(record.get_object()));
+    return session;
+}
+
+std::unique_ptr<SessionStore> make_session_store(const std::string& specification) {
+    if (specification.empty() || specification == "memory") return make_memory_session_store();
+    if (specification.rfind("sqlite:", 0) == 0) {
+        std::string path = specification.substr(7);
+        if (path.empty()) throw std::invalid_argument("--store sqlite:PATH needs a file path, e.g. sqlite:/tmp/analyze.db");
+        return make_sqlite_session_store(path);
+    }
+    if (specification.rfind("redis://", 0) == 0) return make_redis_session_store(specification);
+    throw std::invalid_argument("--store " + specification +
+                                ": use memory, sqlite:PATH or redis://[:PASSWORD@]HOST[:PORT][/DB]");
+}
+
+}  // namespace mcpkit::analyze

@@ -1,0 +1,136 @@
+// create-session, get-session-info, get-session-history, clear-session, list-sessions.
+
+#include "analyze/server/AnalyzeServer.hpp"
+#include "analyze/server/ToolCatalog.hpp"
+
+#include <boost/json.hpp>
+
+#include <random>
+
+namespace mcpkit::analyze {
+namespace json = boost::json;
+
+namespace {
+
+std::string new_session_id() {
+    static thread_local std::mt19937_64 generator{std::random_device{}()};
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string id(32, '0');
+    for (std::size_t i = 0; i < id.size(); i += 16) {
+        std::uint64_t bits = generator();
+        for (std::size_t j = 0; j < 16; ++j) id[i + j] = hex[(bits >> (4 * j)) & 15];
+    }
+    // UUID v4 layout.
+    id[12] = '4';
+    id[16] = hex[8 + (id[16] % 4)];
+    return id.substr(0, 8) + "-" + id.substr(8, 4) + "-" + id.substr(12, 4) + "-" + id.substr(16, 4) + "-" + id.substr(20);
+}
+
+json::object session_info(const Session& session) {
+    return {{"sessionId", session.id},
+            {"created", session.created_ms},
+            {"lastUsed", session.last_used_ms},
+            {"ttlSeconds", session.ttl_seconds},
+            {"expiresAt", session.last_used_ms + session.ttl_seconds * 1000},
+            {"calls", session.calls},
+            {"historyLength", session.history.size()}};
+}
+
+Session require_session(SessionStore& store, const json::object& arguments) {
+    std::string id = required_string(arguments, "sessionId", "a session id from create-session or list-sessions");
+    auto session = store.load(id);
+    if (!session)
+        throw ToolError(status_code::not_found, "Session " + id + " does not exist or has expired; list-sessions shows the live ones.");
+    return *session;
+}
+
+}  // namespace
+
+void add_session_tools(mcp::Server& server, CallRunner& runner) {
+    auto add = [&](const char* tool_name, ToolBody body) {
+        server.add_tool(
+            catalog_tool(tool_name),
+            [&runner, name = std::string(tool_name), body = std::move(body)](mcp::ToolCall& call) {
+                return runner.run(name, call, body, false);
+            },
+            {.blocking = true});
+    };
+    SessionStore& store = runner.store();
+
+    add("create-session", [&store, &runner](const json::object& arguments, CallControl&) {
+        Session session;
+        session.id = new_session_id();
+        session.created_ms = session.last_used_ms = now_milliseconds();
+        session.ttl_seconds = runner.policy().default_ttl_seconds;
+        if (const json::value* ttl = arguments.if_contains("ttlSeconds")) {
+            if (!ttl->is_int64() || ttl->get_int64() < 1 || ttl->get_int64() > 604800)
+                throw ToolError(status_code::bad_request, "ttlSeconds must be a whole number from 1 to 604800 (a week)");
+            session.ttl_seconds = ttl->get_int64();
+        }
+        store.evict_expired();
+        store.save(session);
+        ToolOutput output;
+        output.data = session_info(session);
+        output.text = "Session " + session.id + " created; it expires after " + std::to_string(session.ttl_seconds) +
+                      " s without use. Pass sessionId to the analysis tools.";
+        output.summary = output.text;
+        return output;
+    });
+
+    add("get-session-info", [&store](const json::object& arguments, CallControl&) {
+        Session session = require_session(store, arguments);
+        ToolOutput output;
+        output.data = session_info(session);
+        output.text = "Session " + session.id + ": " + std::to_string(session.calls) + " calls, TTL " +
+                      std::to_string(session.ttl_seconds) + " s";
+        return output;
+    });
+
+    add("get-session-history", [&store](const json::object& arguments, CallControl&) {
+        Session session = require_session(store, arguments);
+        std::size_t limit = session.history.size();
+        if (const json::value* value = arguments.if_contains("limit")) {
+            if (!value->is_int64() || value->get_int64() < 1) throw ToolError(status_code::bad_request, "limit must be a whole number, 1 or more");
+            limit = std::min(limit, static_cast<std::size_t>(value->get_int64()));
+        }
+        const json::value* include = arguments.if_contains("includeResults");
+        bool with_results = include && include->is_bool() && include->get_bool();
+        json::array history;
+        std::string text = "Session " + session.id + ", last " + std::to_string(limit) + " calls:\n";
+        for (std::size_t i = session.history.size() - limit; i < session.history.size(); ++i) {
+            const CallRecord& record = session.history[i];
+            history.push_back(to_json(record, with_results));
+            text += "  " + record.result_id + " " + record.tool + " " + record.state + ": " + record.summary + "\n";
+        }
+        ToolOutput output;
+        output.data = json::object{{"sessionId", session.id}, {"calls", session.calls}, {"history", std::move(history)}};
+        output.text = std::move(text);
+        return output;
+    });
+
+    add("clear-session", [&store](const json::object& arguments, CallControl&) {
+        std::string id = required_string(arguments, "sessionId", "the session to end");
+        bool removed = store.remove(id);
+        if (!removed) throw ToolError(status_code::not_found, "Session " + id + " does not exist or has already expired.");
+        ToolOutput output;
+        output.data = json::object{{"sessionId", id}, {"cleared", true}};
+        output.text = "Session " + id + " cleared.";
+        return output;
+    });
+
+    add("list-sessions", [&store](const json::object&, CallControl&) {
+        store.evict_expired();
+        json::array sessions;
+        std::string text;
+        for (const Session& session : store.list()) {
+            sessions.push_back(session_info(session));
+            text += session.id + ": " + std::to_string(session.calls) + " calls\n";
+        }
+        ToolOutput output;
+        output.text = sessions.empty() ? "No live sessions." : text;
+        output.data = json::object{{"store", store.description()}, {"sessions", std::move(sessions)}};
+        return output;
+    });
+}
+
+}  // namespace mcpkit::analyze

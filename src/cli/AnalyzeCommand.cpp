@@ -1,0 +1,80 @@
+// `mcpkit analyze`: the code-analysis MCP server, on stdio or Streamable HTTP.
+
+#include "cli/AnalyzeReport.hpp"
+#include "cli/CommandSupport.hpp"
+
+#include "analyze/project/AnalysisCache.hpp"
+#include "analyze/server/AnalyzeServer.hpp"
+
+#include <mcp/server/Server.hpp>
+#include <mcp/transport/StreamableHttpServer.hpp>
+
+#include <boost/asio/io_context.hpp>
+
+#include <cstdio>
+
+namespace mcpkit::cli {
+
+void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& arguments) {
+    analyze.add_option("--store", arguments.store,
+                       "Where sessions live: memory, sqlite:PATH, or redis://[:PASSWORD@]HOST[:PORT][/DB]")
+        ->capture_default_str();
+    analyze.add_option("--session-ttl", arguments.session_ttl_seconds, "Default session lifetime without use, in seconds")
+        ->check(CLI::Range(1, 7 * 24 * 3600))
+        ->capture_default_str();
+    analyze.add_option("--history", arguments.history, "Calls kept per session")->check(CLI::Range(1, 10000))->capture_default_str();
+    analyze.add_option("--root", arguments.root, "Directory that relative paths in arguments start from (default: here)");
+    analyze.add_flag("--no-cache", arguments.no_cache, "Do not keep or reuse results by file content");
+    analyze.add_option("--cache", arguments.cache_path, "Cache file (default: $XDG_CACHE_HOME/mcpkit/analyze.sqlite)");
+    analyze.add_option("--http", arguments.http, "Serve Streamable HTTP on HOST:PORT instead of stdio");
+    analyze.add_flag("--log-json", arguments.log_json, "Log to stderr as JSON lines");
+}
+
+int run_analyze_server(const AnalyzeServerArguments& arguments) {
+    auto log = stderr_log("analyze", arguments.log_json);
+    std::unique_ptr<analyze::SessionStore> store;
+    try {
+        store = analyze::make_session_store(arguments.store);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "mcpkit analyze: %s\n", error.what());
+        return 2;
+    }
+    analyze::SessionPolicy policy;
+    policy.max_history = arguments.history;
+    policy.default_ttl_seconds = arguments.session_ttl_seconds;
+    analyze::CallRunner runner(*store, policy);
+    analyze::AnalyzeServerOptions options;
+    options.root = arguments.root;
+    if (!arguments.no_cache)
+        options.cache_path = arguments.cache_path.empty() ? analyze::AnalysisCache::default_path() : arguments.cache_path;
+
+    mcp::ServerOptions server_options;
+    server_options.log = log;
+    server_options.instructions =
+        "Code analysis with a real parser (tree-sitter) for C, C++, Python, JavaScript, TypeScript, Go, Rust and Java. "
+        "Start with analyze-project for an overview, then analyze-file or get-symbols for detail. Create a session "
+        "(create-session) and pass its sessionId to build on earlier answers.";
+    mcp::Server server({.name = "mcpkit-analyze", .version = std::string(analyze::analyze_version)}, server_options);
+    analyze::add_analyze_tools(server, runner, options);
+    log("serving with sessions in " + store->description());
+
+    boost::asio::io_context io(1);
+    if (arguments.http.empty()) return mcp::serve_stdio(server, io);
+    mcp::StreamableHttpServerOptions http;
+    if (!parse_host_port(arguments.http, http.host, http.port)) {
+        std::fprintf(stderr, "mcpkit analyze: --http wants HOST:PORT (e.g. 127.0.0.1:3000), got \"%s\"\n",
+                     arguments.http.c_str());
+        return 2;
+    }
+    http.log = log;
+    try {
+        return mcp::serve_http(server, io, std::move(http), [&](std::uint16_t port) {
+            std::fprintf(stderr, "mcpkit analyze: listening on http://%s:%u/mcp\n", arguments.http.substr(0, arguments.http.rfind(':')).c_str(), port);
+        });
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "mcpkit analyze: cannot serve HTTP on %s: %s\n", arguments.http.c_str(), error.what());
+        return 1;
+    }
+}
+
+}  // namespace mcpkit::cli
