@@ -1,5 +1,7 @@
 #include "analyze/metrics/FileReport.hpp"
 
+#include "analyze/JsonFields.hpp"
+
 #include <boost/json.hpp>
 
 #include <cmath>
@@ -30,14 +32,8 @@ double HalsteadCounts::difficulty() const {
 namespace {
 double rounded(double value, double scale = 100.0) { return std::round(value * scale) / scale; }
 
-std::int64_t integer(const json::object& object, std::string_view key) {
-    const json::value* value = object.if_contains(key);
-    return value && value->is_int64() ? value->get_int64() : 0;
-}
-std::string text(const json::object& object, std::string_view key) {
-    const json::value* value = object.if_contains(key);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
+using json_fields::integer;
+using json_fields::text;
 HalsteadCounts halstead_from_json(const json::object& object) {
     return {integer(object, "distinctOperators"), integer(object, "distinctOperands"), integer(object, "totalOperators"),
             integer(object, "totalOperands")};

@@ -176,7 +176,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
             {.blocking = true});
     };
 
-    add("analyze-file", [&options](const json::object& arguments, CallControl&) {
+    add("analyze-file", [options](const json::object& arguments, CallControl&) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file to analyse, e.g. src/main.cpp"));
         std::string source = read_source(path, "path");
         FileAnalysisOptions file_options;
@@ -203,7 +203,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return file_output(report, file_path == "<code>" ? std::string() : file_path);
     });
 
-    add("analyze-project", [&options](const json::object& arguments, CallControl& control) {
+    add("analyze-project", [options](const json::object& arguments, CallControl& control) {
         std::string root =
             absolute_path(options, required_string(arguments, "projectPath", "the directory to analyse, e.g. ."));
         ProjectOptions project = project_options(arguments, options, control);
@@ -235,7 +235,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return output;
     });
 
-    add("get-symbols", [&options](const json::object& arguments, CallControl&) {
+    add("get-symbols", [options](const json::object& arguments, CallControl&) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file to outline"));
         std::string source = read_source(path, "path");
         FileReport report = analyze_source(path, source, language_of(path, optional_string(arguments, "language"), "language"));
@@ -264,7 +264,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return output;
     });
 
-    add("get-dependencies", [&options](const json::object& arguments, CallControl& control) {
+    add("get-dependencies", [options](const json::object& arguments, CallControl& control) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file whose dependencies to list"));
         read_source(path, "path");
         std::string root = absolute_path(options, optional_string(arguments, "projectPath").value_or(fs::path(path).parent_path().string()));

@@ -1,5 +1,7 @@
 #include "analyze/server/SessionStore.hpp"
 
+#include "analyze/JsonFields.hpp"
+
 #include <boost/json.hpp>
 
 #include <stdexcept>
@@ -7,24 +9,9 @@
 namespace mcpkit::analyze {
 namespace json = boost::json;
 
-namespace {
-std::string text(const json::object& object, std::string_view key) {
-    const json::value* value = object.if_contains(key);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-std::int64_t integer(const json::object& object, std::string_view key) {
-    const json::value* value = object.if_contains(key);
-    if (!value) return 0;
-    if (value->is_int64()) return value->get_int64();
-    if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-    return 0;
-}
-double number(const json::object& object, std::string_view key) {
-    const json::value* value = object.if_contains(key);
-    if (!value) return 0;
-    return value->is_double() ? value->get_double() : value->is_int64() ? double(value->get_int64()) : 0.0;
-}
-}  // namespace
+using json_fields::integer;
+using json_fields::number;
+using json_fields::text;
 
 std::int64_t now_milliseconds() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())

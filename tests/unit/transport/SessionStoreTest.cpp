@@ -2,6 +2,7 @@
 // the memory store and against the Redis store talking to a real redis-server started here.
 
 #include "mcp/transport/SessionStore.hpp"
+#include "RedisTestServer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,52 +18,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// A redis-server of our own on a free port, for the whole test program.
-class RedisServer {
-public:
-    static RedisServer& instance() {
-        static RedisServer server;
-        return server;
-    }
-    std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
-    ~RedisServer() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGTERM);
-            ::waitpid(pid_, nullptr, 0);
-        }
-    }
-
-private:
-    RedisServer() {
-        port_ = free_port();
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            auto port = std::to_string(port_);
-            ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1", "--save", "",
-                     "--appendonly", "no", "--loglevel", "warning", static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-    }
-    static int free_port() {
-        int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-        socklen_t length = sizeof address;
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-        ::close(fd);
-        return ntohs(address.sin_port);
-    }
-    int port_ = 0;
-    pid_t pid_ = -1;
-};
-
 std::shared_ptr<mcp::SessionStore> connect_redis() {
     // redis-server takes a moment to listen.
     for (int attempt = 0;; ++attempt) {
         try {
-            return mcp::make_redis_session_store(RedisServer::instance().url());
+            return mcp::make_redis_session_store(mcp::testing::RedisTestServer::instance().url());
         } catch (const mcp::SessionStoreError&) {
             if (attempt == 100) throw;
             std::this_thread::sleep_for(50ms);

@@ -1,0 +1,146 @@
+// The analyze tools through the MCP client API: the envelope as structuredContent that matches
+// the declared outputSchema, errors as failed envelopes, and sessions linking related results.
+
+#include "analyze/server/AnalyzeServer.hpp"
+#include "server/ServerClientFixture.hpp"
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mcpkit::analyze;
+using namespace mcp::testing;
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct AnalyzeFixture {
+    std::unique_ptr<SessionStore> store = make_memory_session_store();
+    CallRunner runner{*store, SessionPolicy{}};
+    fs::path root = fs::temp_directory_path() / ("analyze-server-" + std::to_string(::getpid()));
+    ServerClientFixture fixture;
+    AnalyzeFixture() {
+        fs::create_directories(root / "pkg");
+        std::ofstream(root / "pkg/a.py") << "import pkg.b\n\ndef f(x):\n    return 1 if x else 2\n";
+        std::ofstream(root / "pkg/b.py") << "def g():\n    pass\n";
+        add_analyze_tools(fixture.server, runner, {.root = root.string(), .cache_path = ""});
+    }
+    ~AnalyzeFixture() { fs::remove_all(root); }
+};
+
+const json::object& envelope(const mcp::CallToolResult& result) { return result.structured_content->as_object(); }
+
+// Outside the coroutines: g++ 12 cannot put string literals of a macro's temporaries in a coroutine frame.
+// g++ 12 cannot hold a braced initializer list inside a co_await expression: arguments come from text.
+json::object arguments(std::string_view text) { return json::parse(text).as_object(); }
+
+json::object with_session(json::object object, const std::string& session) {
+    object["sessionId"] = session;
+    return object;
+}
+
+bool equals(const json::value& text, const char* expected) { return text.is_string() && text.get_string() == expected; }
+bool contains(const json::value& text, std::string needle) {
+    return text.is_string() && std::string_view(text.get_string()).find(needle) != std::string_view::npos;
+}
+
+}  // namespace
+
+TEST(AnalyzeServer, EveryToolDeclaresTheEnvelopeAndDescribesEveryParameter) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto tools = co_await client.list_tools();
+        std::vector<std::string> names;
+        for (const mcp::Tool& tool : tools) {
+            names.push_back(tool.name);
+            EXPECT_TRUE(tool.output_schema) << tool.name;
+            if (tool.output_schema) {
+                EXPECT_EQ(tool.output_schema->at("required").as_array().size(), 3u) << tool.name;
+            }
+            for (const auto& [parameter, schema] : tool.input_schema.at("properties").as_object())
+                EXPECT_TRUE(schema.as_object().contains("description")) << tool.name << "." << parameter;
+        }
+        for (const char* expected : {"analyze-file", "analyze-code", "analyze-project", "create-session", "get-session-info",
+                                     "get-session-history", "clear-session", "list-sessions", "list-available-tools",
+                                     "get-tool-details", "get-symbols", "get-dependencies"})
+            EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+    });
+}
+
+TEST(AnalyzeServer, AnswersWithTheEnvelopeAndAMeasuredTime) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto result = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/a.py"})"));
+        EXPECT_FALSE(result.is_error);
+        const json::object& answer = envelope(result);
+        EXPECT_EQ(answer.at("status").at("code").as_int64(), 200);
+        EXPECT_TRUE(answer.at("status").at("success").as_bool());
+        EXPECT_TRUE(equals(answer.at("metadata").at("tool"), "analyze-file"));
+        EXPECT_TRUE(equals(answer.at("metadata").at("state"), "succeeded"));
+        EXPECT_GT(answer.at("metadata").at("executionTime").to_number<double>(), 0.0);
+        EXPECT_EQ(answer.at("data").at("functions").as_array()[0].at("cyclomatic").as_int64(), 2);
+        EXPECT_TRUE(contains(result.content[0].json.at("text"), "cyclomatic 2"));
+    });
+}
+
+TEST(AnalyzeServer, FailuresAreFailedEnvelopesThatSayWhy) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto missing = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/nope.py"})"));
+        EXPECT_TRUE(missing.is_error);
+        EXPECT_EQ(envelope(missing).at("status").at("code").as_int64(), 404);
+        EXPECT_TRUE(equals(envelope(missing).at("metadata").at("state"), "failed"));
+        EXPECT_TRUE(contains(envelope(missing).at("status").at("message"), "no such file"));
+        auto no_language = co_await client.call_tool("analyze-code", arguments(R"({"code": "x = 1"})"));
+        EXPECT_EQ(envelope(no_language).at("status").at("code").as_int64(), 400);
+        EXPECT_TRUE(contains(envelope(no_language).at("status").at("message"), "language"));
+        auto no_session = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/a.py", "sessionId": "gone"})"));
+        EXPECT_EQ(envelope(no_session).at("status").at("code").as_int64(), 404);
+    });
+}
+
+TEST(AnalyzeServer, SessionsRecordCallsAndRelateResultsAboutTheSameFiles) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto created = co_await client.call_tool("create-session", arguments(R"({"ttlSeconds": 600})"));
+        std::string session(envelope(created).at("data").at("sessionId").as_string());
+        auto project = co_await client.call_tool("analyze-project", with_session(arguments(R"({"projectPath": "."})"), session));
+        EXPECT_FALSE(project.is_error) << project.content[0].json;
+        std::string project_result(envelope(project).at("context").at("resultId").as_string());
+        EXPECT_EQ(envelope(project).at("data").at("totals").at("files").as_int64(), 2);
+        auto file = co_await client.call_tool("analyze-file", with_session(arguments(R"({"path": "pkg/b.py"})"), session));
+        const json::object& context = envelope(file).at("context").as_object();
+        EXPECT_EQ(context.at("sessionId").as_string(), session);
+        EXPECT_EQ(context.at("relatedResults").as_array().size(), 1u);
+        EXPECT_EQ(context.at("relatedResults").as_array()[0].as_string(), project_result);
+
+        auto history = co_await client.call_tool("get-session-history", with_session(json::object(), session));
+        const json::array& calls = envelope(history).at("data").at("history").as_array();
+        CO_ASSERT_EQ(calls.size(), 2u);
+        EXPECT_TRUE(equals(calls[0].at("tool"), "analyze-project"));
+        EXPECT_TRUE(equals(calls[1].at("state"), "succeeded"));
+        auto cleared = co_await client.call_tool("clear-session", with_session(json::object(), session));
+        EXPECT_FALSE(cleared.is_error);
+        auto after = co_await client.call_tool("get-session-info", with_session(json::object(), session));
+        EXPECT_EQ(envelope(after).at("status").at("code").as_int64(), 404);
+    });
+}
+
+TEST(AnalyzeServer, DiscoveryListsByCategoryWithExamples) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto listed = co_await client.call_tool("list-available-tools",
+                                                arguments(R"({"category": "session", "includeExamples": true})"));
+        const json::array& tools = envelope(listed).at("data").at("tools").as_array();
+        EXPECT_EQ(tools.size(), 5u);
+        auto details = co_await client.call_tool("get-tool-details", arguments(R"({"toolName": "analyze-project"})"));
+        const json::object& data = envelope(details).at("data").as_object();
+        EXPECT_FALSE(data.at("examples").as_array().empty());
+        EXPECT_FALSE(data.at("parameters").as_array().empty());
+        auto unknown = co_await client.call_tool("get-tool-details", arguments(R"({"toolName": "nope"})"));
+        EXPECT_EQ(envelope(unknown).at("status").at("code").as_int64(), 404);
+    });
+}

@@ -1,0 +1,133 @@
+// A whole tree: file discovery with globs and depth, the dependency graph and its cycles, the
+// content-hash cache, and cancellation.
+
+#include "analyze/project/ProjectAnalyzer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mcpkit::analyze;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TempTree {
+public:
+    TempTree() : root_(fs::temp_directory_path() / ("analyze-tree-" + std::to_string(::getpid()) + "-" +
+                                                    testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        fs::remove_all(root_);
+        fs::create_directories(root_);
+    }
+    ~TempTree() { fs::remove_all(root_); }
+    void write(const std::string& path, const std::string& content) {
+        fs::create_directories((root_ / path).parent_path());
+        std::ofstream(root_ / path) << content;
+    }
+    std::string root() const { return root_.string(); }
+
+private:
+    fs::path root_;
+};
+
+const FileReport* file(const ProjectReport& report, std::string_view path) {
+    for (const FileReport& candidate : report.files)
+        if (candidate.path == path) return &candidate;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(ProjectAnalyzer, FindsImportCyclesAcrossLanguages) {
+    TempTree tree;
+    tree.write("pkg/__init__.py", "");
+    tree.write("pkg/a.py", "from . import b\n");
+    tree.write("pkg/b.py", "import pkg.a\n");
+    tree.write("pkg/c.py", "import json\nfrom pkg import a\n");
+    tree.write("src/x.h", "#include \"y.h\"\n");
+    tree.write("src/y.h", "#include \"x.h\"\n#include <vector>\n");
+    ProjectReport report = analyze_project(tree.root(), {});
+    ASSERT_EQ(report.files.size(), 6u);
+    ASSERT_TRUE(report.dependencies);
+    std::vector<std::vector<std::string>> cycles;
+    for (const auto& cycle : report.dependencies->cycles) {
+        std::vector<std::string> paths;
+        for (int index : cycle) paths.push_back(report.files[static_cast<std::size_t>(index)].path);
+        cycles.push_back(paths);
+    }
+    EXPECT_EQ(cycles, (std::vector<std::vector<std::string>>{{"pkg/a.py", "pkg/b.py"}, {"src/x.h", "src/y.h"}}));
+    EXPECT_EQ(report.dependencies->external.at("json"), 1);
+    EXPECT_EQ(report.dependencies->external.at("vector"), 1);
+}
+
+TEST(ProjectAnalyzer, GlobsLanguagesAndDepthChooseTheFiles) {
+    TempTree tree;
+    tree.write("a.py", "x = 1\n");
+    tree.write("deep/b.py", "x = 1\n");
+    tree.write("deep/deeper/c.py", "x = 1\n");
+    tree.write("deep/d.go", "package d\n");
+    tree.write("node_modules/e.js", "x = 1\n");
+    tree.write("tests/test_a.py", "x = 1\n");
+    ProjectOptions options;
+    options.exclude = {"tests/"};
+    options.languages = {Language::python};
+    options.max_depth = 1;
+    ProjectReport report = analyze_project(tree.root(), options);
+    std::vector<std::string> paths;
+    for (const FileReport& found : report.files) paths.push_back(found.path);
+    EXPECT_EQ(paths, (std::vector<std::string>{"a.py", "deep/b.py"}));
+
+    ProjectOptions only_deep;
+    only_deep.include = {"deep/**/*.py"};
+    report = analyze_project(tree.root(), only_deep);
+    ASSERT_EQ(report.files.size(), 2u);
+    EXPECT_TRUE(file(report, "deep/deeper/c.py"));
+    EXPECT_THROW(analyze_project(tree.root() + "/missing", {}), std::invalid_argument);
+    ProjectOptions bad;
+    bad.include = {"src/{a,b"};
+    EXPECT_THROW(analyze_project(tree.root(), bad), std::invalid_argument);
+}
+
+TEST(ProjectAnalyzer, UnchangedFilesComeFromTheCacheWithTheSameReport) {
+    TempTree tree;
+    for (int i = 0; i < 20; ++i)
+        tree.write("m" + std::to_string(i) + ".py", "def f(x):\n    return 1 if x else " + std::to_string(i) + "\n");
+    ProjectOptions options;
+    options.cache_path = tree.root() + "/../analyze-cache-" + std::to_string(::getpid()) + ".sqlite";
+    ProjectReport first = analyze_project(tree.root(), options);
+    ProjectReport second = analyze_project(tree.root(), options);
+    EXPECT_EQ(first.cache_hits, 0u);
+    EXPECT_EQ(second.cache_hits, 20u);
+    ASSERT_EQ(second.files.size(), 20u);
+    EXPECT_EQ(boost::json::serialize(to_json(first.files[3])), boost::json::serialize(to_json(second.files[3])));
+    tree.write("m3.py", "def f(x):\n    return 2\n");
+    ProjectReport third = analyze_project(tree.root(), options);
+    EXPECT_EQ(third.cache_hits, 19u) << "the changed file is analysed again";
+    EXPECT_EQ(file(third, "m3.py")->functions[0].cyclomatic, 1);
+    fs::remove(options.cache_path);
+}
+
+TEST(ProjectAnalyzer, CancellationStopsTheRunAndSaysSo) {
+    TempTree tree;
+    // Enough work (about 4 MB) that the first progress report, after 100 ms, comes mid-run.
+    std::string body;
+    for (int line = 0; line < 400; ++line) body += "def f" + std::to_string(line) + "(x):\n    return x and " + std::to_string(line) + "\n";
+    for (int i = 0; i < 200; ++i) tree.write("m" + std::to_string(i) + ".py", body);
+    std::atomic<bool> cancel{false};
+    ProjectOptions options;
+    options.threads = 1;
+    options.cancel = &cancel;
+    std::size_t reports = 0;
+    options.progress = [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, 200u);
+        ++reports;
+        if (done > 0) cancel.store(true);
+    };
+    ProjectReport report = analyze_project(tree.root(), options);
+    EXPECT_TRUE(report.cancelled);
+    EXPECT_LT(report.files.size(), 200u);
+    EXPECT_GE(reports, 1u);
+}
