@@ -1,9 +1,11 @@
 #pragma once
 // Counts operators and operands as a walk meets them. Keys are views into the source or into the
-// grammar's interned type names, so counting allocates only when a set grows.
+// grammar's interned type names, so counting allocates only when a set grows (Python's
+// operands, keyed by radon's function context and value, are the exception).
 
 #include "analyze/metrics/FileReport.hpp"
 
+#include <string>
 #include <string_view>
 #include <unordered_set>
 
@@ -19,6 +21,11 @@ public:
         ++total_operands_;
         operands_.insert(key);
     }
+    /// An operand keyed by a computed value (radon's context and value) rather than source text.
+    void add_keyed_operand(std::string&& key) {
+        ++total_operands_;
+        owned_operands_.insert(std::move(key));
+    }
     /// An operand that never equals another (radon counts compound expressions this way).
     void add_unique_operand() {
         ++total_operands_;
@@ -26,12 +33,13 @@ public:
     }
     HalsteadCounts counts() const {
         return {static_cast<std::int64_t>(operators_.size()),
-                static_cast<std::int64_t>(operands_.size()) + unique_operands_, total_operators_, total_operands_};
+                static_cast<std::int64_t>(operands_.size() + owned_operands_.size()) + unique_operands_, total_operators_, total_operands_};
     }
 
 private:
     std::unordered_set<std::string_view> operators_;
     std::unordered_set<std::string_view> operands_;
+    std::unordered_set<std::string> owned_operands_;  // never mixed with operands_ in one walk
     std::int64_t unique_operands_ = 0;
     std::int64_t total_operators_ = 0;
     std::int64_t total_operands_ = 0;

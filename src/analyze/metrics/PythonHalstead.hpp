@@ -9,6 +9,9 @@
 
 namespace mcpkit::analyze {
 
-void python_halstead(const SyntaxTree& tree, TSNode node, HalsteadTally& function_tally, HalsteadTally& file_tally);
+/// `context`: the innermost enclosing function's own name (radon keys operands by it), empty at
+/// module and class level.
+void python_halstead(const SyntaxTree& tree, TSNode node, std::string_view context, HalsteadTally& function_tally,
+                     HalsteadTally& file_tally);
 
 }  // namespace mcpkit::analyze

@@ -50,6 +50,7 @@ struct Frame {
     std::uint32_t roles = 0;
     bool opened_scope = false;
     bool opened_type = false;
+    bool opened_assert = false;
     bool else_if_wrapper = false;  ///< an else whose body is an if: the if counts, not the else
     int nesting_added = 0;
     const char* logical_operator = nullptr;
@@ -82,9 +83,19 @@ public:
 
 private:
     Scope& scope() { return *scopes_.back(); }
+
+    // radon's Halstead context: the innermost def's own name (`K.f` and `f` share one).
+    std::string_view halstead_context() const {
+        int function = scopes_.back()->function;
+        if (function < 0) return {};
+        std::string_view name = report_.functions[static_cast<std::size_t>(function)].name;
+        std::size_t dot = name.rfind('.');
+        return dot == std::string_view::npos ? name : name.substr(dot + 1);
+    }
     Frame* parent_frame() { return frames_.empty() ? nullptr : &frames_.back(); }
 
     void decision(int count = 1) {
+        if (inside_assert_ > 0) return;  // radon does not look inside an assert
         scope().decisions += count;
         file_decisions_ += count;
     }
@@ -113,7 +124,8 @@ private:
         if (roles & role::statement) ++report_.logical_lines;
         if (roles & role::import) collect_imports(tree_, node, report_.imports);
         if (python_ && (roles & role::string)) python_string(node);
-        if (python_) python_halstead(tree_, node, scope().halstead, file_halstead_);
+        if (python_ && (roles & (role::operation | role::logical_operator)))
+            python_halstead(tree_, node, halstead_context(), scope().halstead, file_halstead_);
 
         if (roles & role::type) open_type(node, frame);
         if (roles & role::function) open_function(node, frame, "function");
@@ -151,7 +163,8 @@ private:
                 decision(-1);
             }
         }
-        if (roles & role::case_label) {
+        // radon counts nothing for match/case, nor for a case's guard.
+        if ((roles & role::case_label) && !python_) {
             if (!is_default_label(node)) decision();
         }
         if (roles & role::handler) {
@@ -181,8 +194,12 @@ private:
                 decision();  // try … else (radon)
             }
         }
-        if (roles & role::comprehension) decision();
-        if (roles & role::assertion) decision();
+        if ((roles & role::comprehension) && !(python_ && parent && (parent->roles & role::case_label))) decision();
+        if (roles & role::assertion) {
+            decision();
+            ++inside_assert_;
+            frame.opened_assert = true;
+        }
         if (roles & role::jump) current.cognitive += 1;
         if (roles & role::logical_operator) {
             frame.logical_operator = logical_operator_of(node);
@@ -216,6 +233,7 @@ private:
         type.kind = type_kind(tree_, node);
         type.start_line = line_of(node);
         type.end_line = end_line_of(node);
+        if (types_.empty() && scopes_.size() == 1) top_level_types_.push_back(type.name);
         report_.types.push_back(type);
         types_.push_back({type.name, static_cast<int>(report_.types.size()) - 1, static_cast<int>(scopes_.size())});
         frame.opened_type = true;
@@ -284,6 +302,7 @@ private:
         frames_.pop_back();
         if (frame.nesting_added) scope().nesting -= frame.nesting_added;
         if (frame.opened_scope) close_function();
+        if (frame.opened_assert) --inside_assert_;
         if (frame.opened_type) types_.pop_back();
     }
 
@@ -317,7 +336,31 @@ private:
         // radon's figure for mi: every decision in the file plus one per function and class.
         report_.cyclomatic_total = file_decisions_ + functions_closed_;
         report_.halstead = file_halstead_.counts();
-        if (python_) python_class_complexity();
+        if (python_) {
+            python_class_complexity();
+            report_.cyclomatic_total = python_total_complexity();
+        }
+    }
+
+    // radon's total_complexity (the mi input): 1 + module-level decisions + each top-level
+    // function's decisions + each method of a top-level class with its 1. Nested functions and
+    // classes inside functions or classes add nothing.
+    int python_total_complexity() const {
+        int total = 1 + scopes_.front()->decisions;
+        for (const FunctionMetrics& function : report_.functions) {
+            if (function.kind == "function") {
+                total += function.cyclomatic - 1;
+            } else if (function.kind == "method") {
+                std::size_t dot = function.name.rfind('.');
+                std::string_view owner = std::string_view(function.name).substr(0, dot);
+                for (const std::string& type : top_level_types_)
+                    if (type == owner) {
+                        total += function.cyclomatic;
+                        break;
+                    }
+            }
+        }
+        return total;
     }
 
     // radon reports a class with the sum of its methods' complexities (decisions plus one each).
@@ -347,13 +390,32 @@ private:
     std::vector<std::unique_ptr<Scope>> scopes_;
     std::vector<Frame> frames_;
     std::vector<OpenType> types_;
+    std::vector<std::string> top_level_types_;  ///< Python classes at module level (radon's total)
     HalsteadTally file_halstead_;
     int file_decisions_ = 0;
+    int inside_assert_ = 0;
     int functions_closed_ = 0;
 };
 
 }  // namespace
 
 void walk_syntax(const SyntaxTree& tree, FileReport& report, WalkOutput& output) { Walker(tree, report, output).run(); }
+
+std::vector<ByteRange> merge_ranges(std::span<const ByteRange> first, std::span<const ByteRange> second) {
+    std::vector<ByteRange> all;
+    all.reserve(first.size() + second.size());
+    std::merge(first.begin(), first.end(), second.begin(), second.end(), std::back_inserter(all),
+               [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
+    std::vector<ByteRange> merged;
+    merged.reserve(all.size());
+    for (const ByteRange& range : all) {
+        if (!merged.empty() && range.begin <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, range.end);
+        else
+            merged.push_back(range);
+    }
+    return merged;
+}
+
 
 }  // namespace mcpkit::analyze

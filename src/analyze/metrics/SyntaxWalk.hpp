@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <span>
 #include <vector>
 
 namespace mcpkit::analyze {
@@ -25,5 +26,8 @@ struct WalkOutput {
 };
 
 void walk_syntax(const SyntaxTree& tree, FileReport& report, WalkOutput& output);
+
+/// Merges two sorted range lists (comments and docstrings) into one sorted, non-overlapping list.
+std::vector<ByteRange> merge_ranges(std::span<const ByteRange> first, std::span<const ByteRange> second);
 
 }  // namespace mcpkit::analyze
