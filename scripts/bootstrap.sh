@@ -13,6 +13,8 @@ debian_packages=(
   libhiredis-dev redis-server nginx-light wrk
   libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
   libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
+  # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe
+  golang-1.19-src rust-src openjdk-17-source
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).

@@ -53,7 +53,7 @@ void print_text(const ProjectReport& report, std::size_t hotspot_count) {
     for (const auto& [language, totals] : report.by_language) row(language, totals);
     if (report.by_language.size() > 1) row("SUM", report.totals);
 
-    json::object summary = to_json(report, hotspot_count, false);
+    json::object summary = to_json(report, hotspot_count, FileDetail::none);
     const json::array& hotspots = summary["hotspots"].as_array();
     if (!hotspots.empty()) {
         std::printf("\nHotspots (complex and long):\n");
@@ -167,7 +167,7 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
     try {
         ProjectReport report = analyze_project(arguments.path, options);
         if (arguments.json)
-            std::printf("%s\n", pretty_json(to_json(report, static_cast<std::size_t>(arguments.hotspots), true)).c_str());
+            std::printf("%s\n", pretty_json(to_json(report, static_cast<std::size_t>(arguments.hotspots), FileDetail::full)).c_str());
         else
             print_text(report, static_cast<std::size_t>(arguments.hotspots));
         return report.cancelled ? 130 : 0;

@@ -54,7 +54,7 @@ struct TypeSymbol {
     std::string kind;
     int start_line = 0;
     int end_line = 0;
-    int cyclomatic = 0;  ///< radon's class figure: the sum over its methods' decisions, plus one
+    int cyclomatic = 0;  ///< Python: radon's class figure (its complexity averaged over its methods)
 };
 
 struct Import {

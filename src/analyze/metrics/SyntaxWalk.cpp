@@ -50,7 +50,8 @@ struct Frame {
     std::uint32_t roles = 0;
     bool opened_scope = false;
     bool opened_type = false;
-    bool opened_assert = false;
+    bool opened_uncounted = false;
+    std::uint32_t condition_start = 0;  ///< an #if/#elif: where its condition starts
     bool else_if_wrapper = false;  ///< an else whose body is an if: the if counts, not the else
     int nesting_added = 0;
     const char* logical_operator = nullptr;
@@ -95,8 +96,10 @@ private:
     Frame* parent_frame() { return frames_.empty() ? nullptr : &frames_.back(); }
 
     void decision(int count = 1) {
-        if (inside_assert_ > 0) return;  // radon does not look inside an assert
+        if (uncounted_depth_ > 0) return;  // inside an assert (radon) or an #if condition (pmccabe)
         scope().decisions += count;
+        if (!types_.empty() && types_.back().scope_depth == static_cast<int>(scopes_.size()))
+            class_body_decisions_[static_cast<std::size_t>(types_.back().index)] += count;
         file_decisions_ += count;
     }
 
@@ -116,6 +119,16 @@ private:
             if (output_.error_count++ < max_error_lines) output_.error_lines.push_back(line_of(node));
         }
         if (ts_node_child_count(node) == 0) leaf(node, roles);
+        // pmccabe does not count the && and || of an #if condition: they decide what compiles.
+        Frame* owner = parent_frame();
+        if (owner && owner->condition_start != 0 && ts_node_start_byte(node) == owner->condition_start) {
+            ++uncounted_depth_;
+            frame.opened_uncounted = true;
+        }
+        if (roles & role::preprocessor_conditional) {
+            TSNode condition = field(node, "condition");
+            if (!ts_node_is_null(condition)) frame.condition_start = ts_node_start_byte(condition);
+        }
         if (roles == 0) {
             frames_.push_back(frame);
             return;
@@ -197,8 +210,8 @@ private:
         if ((roles & role::comprehension) && !(python_ && parent && (parent->roles & role::case_label))) decision();
         if (roles & role::assertion) {
             decision();
-            ++inside_assert_;
-            frame.opened_assert = true;
+            ++uncounted_depth_;
+            frame.opened_uncounted = true;
         }
         if (roles & role::jump) current.cognitive += 1;
         if (roles & role::logical_operator) {
@@ -235,6 +248,7 @@ private:
         type.end_line = end_line_of(node);
         if (types_.empty() && scopes_.size() == 1) top_level_types_.push_back(type.name);
         report_.types.push_back(type);
+        class_body_decisions_.push_back(0);
         types_.push_back({type.name, static_cast<int>(report_.types.size()) - 1, static_cast<int>(scopes_.size())});
         frame.opened_type = true;
     }
@@ -302,7 +316,7 @@ private:
         frames_.pop_back();
         if (frame.nesting_added) scope().nesting -= frame.nesting_added;
         if (frame.opened_scope) close_function();
-        if (frame.opened_assert) --inside_assert_;
+        if (frame.opened_uncounted) --uncounted_depth_;
         if (frame.opened_type) types_.pop_back();
     }
 
@@ -363,16 +377,21 @@ private:
         return total;
     }
 
-    // radon reports a class with the sum of its methods' complexities (decisions plus one each).
+    // radon's class figure: its real complexity (1 + decisions in the class body + every method's
+    // complexity) averaged over its methods, rounded down, plus 1 when it has more than one.
     void python_class_complexity() {
-        for (TypeSymbol& type : report_.types) {
-            int total = 1;
+        for (std::size_t index = 0; index < report_.types.size(); ++index) {
+            TypeSymbol& type = report_.types[index];
+            int real = 1 + class_body_decisions_[index];
+            int methods = 0;
             std::string prefix = type.name + ".";
             for (const FunctionMetrics& function : report_.functions)
                 if (function.kind == "method" && function.name.compare(0, prefix.size(), prefix) == 0 &&
-                    function.name.find('.', prefix.size()) == std::string::npos)
-                    total += function.cyclomatic - 1;
-            type.cyclomatic = total;
+                    function.name.find('.', prefix.size()) == std::string::npos) {
+                    real += function.cyclomatic;
+                    ++methods;
+                }
+            type.cyclomatic = methods == 0 ? real : real / methods + (methods > 1 ? 1 : 0);
         }
     }
 
@@ -390,10 +409,11 @@ private:
     std::vector<std::unique_ptr<Scope>> scopes_;
     std::vector<Frame> frames_;
     std::vector<OpenType> types_;
-    std::vector<std::string> top_level_types_;  ///< Python classes at module level (radon's total)
+    std::vector<std::string> top_level_types_;
+    std::vector<int> class_body_decisions_;  ///< per report_.types entry: decisions outside its methods  ///< Python classes at module level (radon's total)
     HalsteadTally file_halstead_;
     int file_decisions_ = 0;
-    int inside_assert_ = 0;
+    int uncounted_depth_ = 0;
     int functions_closed_ = 0;
 };
 

@@ -73,6 +73,7 @@ std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& op
     std::error_code error;
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error), end;
     if (error) throw std::invalid_argument("cannot read " + root.string() + ": " + error.message());
+    const fs::path canonical_root = fs::weakly_canonical(root, error);
     for (; it != end; it.increment(error)) {
         if (error) break;
         const fs::directory_entry& entry = *it;
@@ -81,8 +82,19 @@ std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& op
             return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(relative); });
         };
         if (entry.is_symlink(error)) {
-            if (entry.is_directory(error)) it.disable_recursion_pending();
-            continue;  // like cloc: links are not followed, so nothing is counted twice
+            // Like cloc, a link to a directory is not followed (no loops, nothing counted twice) and
+            // a link to a file is counted, but only when the file is inside the tree: a link must
+            // not let a confined server read what is outside its root.
+            if (entry.is_directory(error)) {
+                it.disable_recursion_pending();
+                continue;
+            }
+            fs::path target = fs::weakly_canonical(entry.path(), error);
+            auto [tree_end, target_end] = std::mismatch(canonical_root.begin(), canonical_root.end(), target.begin(), target.end());
+            if (error || tree_end != canonical_root.end()) {
+                if (language_for_path(relative)) skipped.push_back({relative, "symbolic link to a file outside the tree"});
+                continue;
+            }
         }
         if (entry.is_directory(error)) {
             std::string name = entry.path().filename().string();
@@ -252,7 +264,7 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
     return report;
 }
 
-json::object to_json(const ProjectReport& report, std::size_t hotspot_count, bool include_files) {
+json::object to_json(const ProjectReport& report, std::size_t hotspot_count, FileDetail detail) {
     json::object by_language;
     for (const auto& [language, totals] : report.by_language) by_language[language] = totals_json(totals);
 
@@ -304,9 +316,13 @@ json::object to_json(const ProjectReport& report, std::size_t hotspot_count, boo
     for (const SkippedFile& file : report.skipped)
         skipped.push_back(json::object{{"path", file.path}, {"reason", file.reason}});
     out["skipped"] = std::move(skipped);
-    if (include_files) {
+    if (detail != FileDetail::none) {
         json::array files;
         for (const FileReport& file : report.files) {
+            if (detail == FileDetail::full) {
+                files.push_back(to_json(file));
+                continue;
+            }
             int max_cyclomatic = 0;
             for (const FunctionMetrics& function : file.functions) max_cyclomatic = std::max(max_cyclomatic, function.cyclomatic);
             files.push_back(json::object{{"path", file.path},

@@ -61,6 +61,11 @@ struct ProjectReport {
 ProjectReport analyze_project(const std::string& root, const ProjectOptions& options);
 
 /// `hotspots`: the functions most worth a look, by cyclomatic complexity weighted by size.
-boost::json::object to_json(const ProjectReport& report, std::size_t hotspots = 20, bool include_files = true);
+/// How much of each file a project report carries: nothing, a one-line summary, or the whole
+/// FileReport (every function and finding; what `mcpkit analyze report --json` prints).
+enum class FileDetail { none, summary, full };
+
+boost::json::object to_json(const ProjectReport& report, std::size_t hotspots = 20,
+                            FileDetail files = FileDetail::summary);
 
 }  // namespace mcpkit::analyze

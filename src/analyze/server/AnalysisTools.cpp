@@ -209,7 +209,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         ProjectOptions project = project_options(arguments, options, control);
         ProjectReport report = run_project(root, project);
         ToolOutput output;
-        json::object data = to_json(report, 20, true);
+        json::object data = to_json(report, 20, FileDetail::summary);
         std::ostringstream text;
         text << report.root << ": " << report.files.size() << " files, " << report.totals.lines.code << " code lines, "
              << report.totals.functions << " functions in " << report.seconds << " s";

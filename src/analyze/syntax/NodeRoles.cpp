@@ -23,6 +23,8 @@ constexpr Entry c_entries[] = {
     {"union_specifier", type},
     {"enum_specifier", type},
     {"preproc_include", import},
+    {"preproc_if", preprocessor_conditional},
+    {"preproc_elif", preprocessor_conditional},
     {"if_statement", branch | statement},
     {"for_statement", loop | statement},
     {"while_statement", loop | statement},

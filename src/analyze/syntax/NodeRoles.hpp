@@ -39,6 +39,7 @@ inline constexpr std::uint32_t string = 1u << 20;           ///< a whole string 
 inline constexpr std::uint32_t assertion = 1u << 21;        ///< Python assert: +1 cyclomatic in radon
 inline constexpr std::uint32_t block = 1u << 22;            ///< a body a docstring may start
 inline constexpr std::uint32_t parameter_list = 1u << 23;
+inline constexpr std::uint32_t preprocessor_conditional = 1u << 25;  ///< #if / #elif: their condition is not a decision
 inline constexpr std::uint32_t operation = 1u << 24;         ///< Python arithmetic, unary, comparison, augmented assignment (Halstead)
 }  // namespace role
 
