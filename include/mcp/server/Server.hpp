@@ -63,9 +63,16 @@ struct ServerOptions {
     std::function<void(std::string_view)> log;
 };
 
+/// Builds a tool's answer to arguments that break its inputSchema, from the validator's message
+/// (it names the field). Return an error result (CallToolResult::error or isError set).
+using InvalidArgumentsHandler = std::function<CallToolResult(const std::string& problem)>;
+
 struct ToolOptions {
     /// Run this (plain-function) handler on the worker pool.
     bool blocking = false;
+    /// Answer bad arguments in the tool's own form (a tool whose results share a structured
+    /// envelope, say). Default: an isError text "Invalid arguments for tool NAME: PROBLEM".
+    InvalidArgumentsHandler on_invalid_arguments;
 };
 
 /// A JSON Schema for an object with these properties; `required` lists the mandatory ones.
@@ -86,7 +93,7 @@ public:
         return add_tool_handler(std::move(tool),
                                 detail::adapt_handler<CallToolResult, ToolCall>(
                                     std::move(handler), options.blocking ? &worker_pool() : nullptr),
-                                std::move(immediate));
+                                std::move(immediate), std::move(options.on_invalid_arguments));
     }
     template <class F>
     Server& add_resource(Resource resource, F handler) {
@@ -131,7 +138,8 @@ public:
     boost::asio::thread_pool& worker_pool();
 
     Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
-                             ImmediateHandler<CallToolResult, ToolCall> immediate = {});
+                             ImmediateHandler<CallToolResult, ToolCall> immediate = {},
+                             InvalidArgumentsHandler on_invalid_arguments = {});
     Server& add_resource_handler(Resource resource, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_template_handler(ResourceTemplate resource_template, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_prompt_handler(Prompt prompt, Handler<GetPromptResult, PromptGet> handler);

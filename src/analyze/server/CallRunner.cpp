@@ -37,6 +37,24 @@ bool related(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const std::string& problem) const {
+    ToolExecution execution;
+    execution.select_tool(tool);
+    execution.refuse_parameters("Invalid arguments: " + problem);
+    Envelope envelope;
+    envelope.tool = tool;
+    envelope.state = std::string(to_string(execution.state()));
+    envelope.success = false;
+    envelope.code = status_code::bad_request;
+    envelope.message = execution.error();
+    return to_tool_result(envelope, "Error: " + envelope.message);
+}
+
+mcp::ToolOptions CallRunner::tool_options(const std::string& tool, bool blocking) {
+    return {.blocking = blocking,
+            .on_invalid_arguments = [this, tool](const std::string& problem) { return refuse_arguments(tool, problem); }};
+}
+
 mcp::CallToolResult CallRunner::run(const std::string& tool, mcp::ToolCall& call, const ToolBody& body, bool recorded) {
     ToolExecution execution;
     execution.select_tool(tool);

@@ -7,6 +7,7 @@
 #include "analyze/server/ToolExecution.hpp"
 
 #include <mcp/server/RequestContext.hpp>
+#include <mcp/server/Server.hpp>
 
 #include <atomic>
 #include <functional>
@@ -49,6 +50,12 @@ public:
     /// `recorded`: the call joins the session its sessionId names (analysis tools); the session tools
     /// take sessionId as their subject instead.
     mcp::CallToolResult run(const std::string& tool, mcp::ToolCall& call, const ToolBody& body, bool recorded = true);
+
+    /// The envelope for arguments that break the tool's inputSchema (libmcp's validator found it
+    /// before any handler ran): code 400, the validator's message naming the field.
+    mcp::CallToolResult refuse_arguments(const std::string& tool, const std::string& problem) const;
+    /// ToolOptions for a tool of this runner: failures of schema validation answer as envelopes.
+    mcp::ToolOptions tool_options(const std::string& tool, bool blocking);
 
     SessionStore& store() { return store_; }
     const SessionPolicy& policy() const { return policy_; }

@@ -68,6 +68,12 @@ void ToolExecution::succeed() {
     enter(CallState::succeeded);
 }
 
+void ToolExecution::refuse_parameters(std::string error) {
+    if (state_ != CallState::tool_selected) reject("refuse");
+    error_ = std::move(error);
+    enter(CallState::failed);
+}
+
 void ToolExecution::fail(std::string error) {
     if (state_ != CallState::executing) reject("fail");
     finished_ = std::chrono::steady_clock::now();

@@ -5,6 +5,7 @@
 //
 //   idle          —select→     toolSelected
 //   toolSelected  —set→        parametersSet   (select again: stays; reset: idle)
+//   toolSelected  —refuse→     failed          (arguments that break the tool's schema)
 //   parametersSet —execute→    executing       (set again: stays; reset: idle)
 //   executing     —succeed→    succeeded;  —fail→ failed;  —cancel→ cancelled
 //   succeeded, failed, cancelled —select→ toolSelected;  failed —set→ parametersSet
@@ -27,6 +28,8 @@ class ToolExecution {
 public:
     void select_tool(std::string tool);
     void set_parameters(boost::json::value parameters);
+    /// The arguments were refused before they could be set: the call fails without executing.
+    void refuse_parameters(std::string error);
     void execute();
     void succeed();
     void fail(std::string error);

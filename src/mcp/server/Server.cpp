@@ -82,7 +82,8 @@ asio::thread_pool& Server::worker_pool() {
 }
 
 Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
-                                 ImmediateHandler<CallToolResult, ToolCall> immediate) {
+                                 ImmediateHandler<CallToolResult, ToolCall> immediate,
+                                 InvalidArgumentsHandler on_invalid_arguments) {
     check_tool_name(tool.name);
     if (state_->tools.find(tool.name)) throw std::invalid_argument("tool \"" + tool.name + "\" is already registered");
     auto* type = tool.input_schema.if_contains("type");
@@ -98,6 +99,7 @@ Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> ha
     entry.listed = tool.to_json();
     entry.handler = std::move(handler);
     entry.immediate = std::move(immediate);
+    entry.on_invalid_arguments = std::move(on_invalid_arguments);
     std::string name = tool.name;
     entry.tool = std::move(tool);
     state_->tools.add(name, std::move(entry));

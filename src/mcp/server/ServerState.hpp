@@ -51,6 +51,7 @@ struct ToolEntry {
     ImmediateHandler<CallToolResult, ToolCall> immediate;  ///< empty unless it may run inline
     std::shared_ptr<SchemaValidator> input_validator;
     std::shared_ptr<SchemaValidator> output_validator;
+    InvalidArgumentsHandler on_invalid_arguments;  ///< empty: the default isError text
 };
 
 struct ResourceEntry {

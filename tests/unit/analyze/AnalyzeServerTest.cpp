@@ -99,6 +99,16 @@ TEST(AnalyzeServer, FailuresAreFailedEnvelopesThatSayWhy) {
         EXPECT_TRUE(contains(envelope(no_language).at("status").at("message"), "language"));
         auto no_session = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/a.py", "sessionId": "gone"})"));
         EXPECT_EQ(envelope(no_session).at("status").at("code").as_int64(), 404);
+        // Refused by the inputSchema before any handler runs: still an envelope that names the field.
+        auto wrong_type = co_await client.call_tool("analyze-code", arguments(R"({"code": 42, "language": "python"})"));
+        EXPECT_TRUE(wrong_type.is_error);
+        EXPECT_EQ(envelope(wrong_type).at("status").at("code").as_int64(), 400);
+        EXPECT_TRUE(equals(envelope(wrong_type).at("metadata").at("state"), "failed"));
+        EXPECT_TRUE(equals(envelope(wrong_type).at("metadata").at("tool"), "analyze-code"));
+        EXPECT_TRUE(contains(envelope(wrong_type).at("status").at("message"), "code"));
+        auto bad_depth = co_await client.call_tool("analyze-project", arguments(R"({"projectPath": ".", "options": {"maxDepth": -1}})"));
+        EXPECT_EQ(envelope(bad_depth).at("status").at("code").as_int64(), 400);
+        EXPECT_TRUE(contains(envelope(bad_depth).at("status").at("message"), "maxDepth"));
     });
 }
 

@@ -65,6 +65,24 @@ TEST(ServerTools, InvalidArgumentsBecomeAToolErrorNamingTheField) {
     });
 }
 
+TEST(ServerTools, AToolMayAnswerInvalidArgumentsInItsOwnForm) {
+    ServerClientFixture f;
+    f.server.add_tool(echo_tool(), echo,
+                      {.on_invalid_arguments = [](const std::string& problem) {
+                          CallToolResult result = CallToolResult::text("refused: " + problem);
+                          result.structured_content = json::object{{"code", 400}, {"problem", problem}};
+                          return result;  // not marked as an error: the server marks it
+                      }});
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        json::object arguments{{"text", 42}};  // built outside co_await (g++ 12 bug)
+        auto refused = co_await client.call_tool("echo", arguments);
+        EXPECT_TRUE(refused.is_error);
+        EXPECT_EQ(first_text(refused), "refused: /text: expected string, got integer");
+        CO_ASSERT_TRUE(refused.structured_content.has_value());
+        EXPECT_EQ(refused.structured_content->at("problem"), json::value("/text: expected string, got integer"));
+    });
+}
+
 TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
     ServerClientFixture f;
     f.server.add_tool(Tool{.name = "paint",
