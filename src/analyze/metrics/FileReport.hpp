@@ -59,7 +59,7 @@ struct TypeSymbol {
 
 struct Import {
     std::string target;  ///< as written: module, header, path, crate path
-    std::string kind;    ///< "import", "include", "require", "use", "mod", "extern crate"
+    std::string kind;    ///< "import", "member" (Python `from m import name`: m.name), "include", "require", "use", "mod", "extern crate"
     int line = 0;
     bool system = false; ///< <header> includes
 };

@@ -12,7 +12,7 @@ namespace mcpkit::analyze {
 
 namespace {
 // Bump when the analysis changes what it reports, so old entries are not reused.
-constexpr std::string_view analyzer_version = "analyze-2";
+constexpr std::string_view analyzer_version = "analyze-3";
 
 std::string cache_key(const std::string& hash, Language language) {
     return std::string(analyzer_version) + ":" + std::string(name(language)) + ":" + hash;

@@ -222,7 +222,9 @@ DependencyGraph build_dependency_graph(const std::vector<FileReport>& files, con
         for (const Import& import : files[i].imports) {
             std::vector<int> resolved = resolver.resolve(files[i], import);
             if (resolved.empty()) {
-                if (!import.target.empty() && import.target[0] != '.') ++graph.external[import.target];
+                // A member that is no file is a name inside its module, which is already counted.
+                if (!import.target.empty() && import.target[0] != '.' && import.kind != "member")
+                    ++graph.external[import.target];
                 continue;
             }
             targets.insert(resolved.begin(), resolved.end());

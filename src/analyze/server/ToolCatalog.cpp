@@ -147,7 +147,7 @@ std::vector<CatalogEntry> build_catalog() {
          {"dependencies", "imports", "navigation"},
          "What a file imports, which of those are files of the project, which project files import it, and the "
          "import cycles it is part of.",
-         object_schema({{"path", text_property("The file")},
+         object_schema({{"path", text_property("The file whose imports to follow, absolute or relative to the server's root, e.g. pkg/module.py")},
                         {"projectPath", text_property("The project the file belongs to (default: the file's directory)")},
                         {"sessionId", session_property()}},
                        {"path"}),

@@ -137,6 +137,14 @@ void collect_imports(const SyntaxTree& tree, TSNode node, std::vector<Import>& i
             bool only_dots = !target.empty() && target.find_first_not_of('.') == std::string::npos;
             if (!only_dots) {
                 imports.push_back({target, "import", line, false});
+                // `from pkg import b` also runs pkg/b.py when b is a submodule: each name is a
+                // possible module ("member"), a dependency only if the project has that file.
+                for (std::uint32_t i = 0, n = ts_node_named_child_count(node); i < n; ++i) {
+                    TSNode child = ts_node_named_child(node, i);
+                    if (ts_node_eq(child, module)) continue;
+                    TSNode name = is(child, "aliased_import") ? field(child, "name") : child;
+                    if (is(name, "dotted_name")) imports.push_back({target + "." + text_of(tree, name), "member", line, false});
+                }
             } else {
                 // `from . import a, b`: each name is a module of the package.
                 for (std::uint32_t i = 0, n = ts_node_named_child_count(node); i < n; ++i) {
