@@ -144,7 +144,7 @@ void boolean_operands(Counter& counter, TSNode node, std::string_view op) {
 
 }  // namespace
 
-void python_halstead(const SyntaxTree& tree, TSNode node, std::string_view context, HalsteadTally& function_tally,
+void python_halstead(const SyntaxTree& tree, TSNode node, TSNode parent, std::string_view context, HalsteadTally& function_tally,
                      HalsteadTally& file_tally) {
     const char* type = ts_node_type(node);
     Counter counter{tree, context, function_tally, file_tally};
@@ -168,7 +168,6 @@ void python_halstead(const SyntaxTree& tree, TSNode node, std::string_view conte
     } else if (std::strcmp(type, "boolean_operator") == 0) {
         TSNode operator_node = field(node, "operator");
         std::string_view op = tree.text(operator_node);
-        TSNode parent = ts_node_parent(node);
         TSNode parent_operator = field(parent, "operator");
         if (is(parent, "boolean_operator") && !ts_node_is_null(parent_operator) && tree.text(parent_operator) == op)
             return;  // counted with the outermost node of the run

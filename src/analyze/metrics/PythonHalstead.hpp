@@ -9,9 +9,9 @@
 
 namespace mcpkit::analyze {
 
-/// `context`: the innermost enclosing function's own name (radon keys operands by it), empty at
-/// module and class level.
-void python_halstead(const SyntaxTree& tree, TSNode node, std::string_view context, HalsteadTally& function_tally,
+/// `parent`: the node's parent (null at the root). `context`: the innermost enclosing function's
+/// own name (radon keys operands by it), empty at module and class level.
+void python_halstead(const SyntaxTree& tree, TSNode node, TSNode parent, std::string_view context, HalsteadTally& function_tally,
                      HalsteadTally& file_tally);
 
 }  // namespace mcpkit::analyze

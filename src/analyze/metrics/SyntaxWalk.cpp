@@ -47,6 +47,7 @@ struct Scope {
 };
 
 struct Frame {
+    TSNode node{};  ///< kept so children can look at their parent without ts_node_parent (a tree search)
     std::uint32_t roles = 0;
     bool opened_scope = false;
     bool opened_type = false;
@@ -111,6 +112,7 @@ private:
 
     void enter(TSNode node) {
         Frame frame;
+        frame.node = node;
         TSSymbol symbol = ts_node_symbol(node);
         std::uint32_t roles = roles_[symbol];
         frame.roles = roles;
@@ -136,9 +138,9 @@ private:
         if (roles & role::comment) output_.comments.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
         if (roles & role::statement) ++report_.logical_lines;
         if (roles & role::import) collect_imports(tree_, node, report_.imports);
-        if (python_ && (roles & role::string)) python_string(node);
+        if (python_ && (roles & role::string)) python_string(node, owner);
         if (python_ && (roles & (role::operation | role::logical_operator)))
-            python_halstead(tree_, node, halstead_context(), scope().halstead, file_halstead_);
+            python_halstead(tree_, node, owner ? owner->node : TSNode{}, halstead_context(), scope().halstead, file_halstead_);
 
         if (roles & role::type) open_type(node, frame);
         if (roles & role::function) open_function(node, frame, "function");
@@ -339,8 +341,9 @@ private:
     }
 
     // A Python string that is a statement by itself is a docstring to cloc and radon.
-    void python_string(TSNode node) {
-        TSNode parent = ts_node_parent(node);
+    void python_string(TSNode node, const Frame* owner) {
+        if (!owner) return;
+        TSNode parent = owner->node;
         if (ts_node_is_null(parent) || std::strcmp(ts_node_type(parent), "expression_statement") != 0) return;
         if (ts_node_named_child_count(parent) != 1) return;
         output_.docstrings.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
