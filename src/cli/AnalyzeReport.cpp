@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -146,6 +147,8 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
         return 0;
     }
     ProjectOptions options;
+    options.keep_details = arguments.json;  // the text report needs totals and hotspots only
+    options.hotspot_candidates = static_cast<std::size_t>(std::max(arguments.hotspots, 1));
     options.include = arguments.include;
     options.exclude = arguments.exclude;
     for (const std::string& text : arguments.languages) {

@@ -49,6 +49,7 @@ FileReport analyze_source(std::string_view path, std::string_view source, Langua
 
     std::vector<ByteRange> comment_like = merge_ranges(walked.comments, walked.docstrings);
     add_findings(report, source, comment_like, walked.error_lines, options.thresholds);
+    summarize_functions(report);
     return report;
 }
 

@@ -1,5 +1,7 @@
 #include "analyze/metrics/FileReport.hpp"
 
+#include <algorithm>
+
 #include "analyze/JsonFields.hpp"
 
 #include <boost/json.hpp>
@@ -112,6 +114,15 @@ json::object to_json(const FileReport& report) {
             {"findings", std::move(findings)}};
 }
 
+void summarize_functions(FileReport& report) {
+    report.function_totals = {};
+    for (const FunctionMetrics& function : report.functions) {
+        ++report.function_totals.count;
+        report.function_totals.cyclomatic += function.cyclomatic;
+        report.function_totals.max_cyclomatic = std::max(report.function_totals.max_cyclomatic, function.cyclomatic);
+    }
+}
+
 FileReport file_report_from_json(const json::object& json) {
     FileReport report;
     report.path = text(json, "path");
@@ -159,6 +170,7 @@ FileReport file_report_from_json(const json::object& json) {
         report.findings.push_back({text(object, "rule"), text(object, "severity"), int(integer(object, "line")),
                                    text(object, "symbol"), text(object, "message")});
     }
+    summarize_functions(report);
     return report;
 }
 

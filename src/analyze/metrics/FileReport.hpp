@@ -88,7 +88,17 @@ struct FileReport {
     int parse_errors = 0;                 ///< ERROR and MISSING nodes
     bool parse_timed_out = false;
     std::vector<Finding> findings;
+    /// Over every function, so they stay right when a large project keeps only a file's few
+    /// functions worth a hotspot (ProjectOptions::keep_details): how many, complexity summed, the most.
+    struct FunctionTotals {
+        std::int64_t count = 0;
+        std::int64_t cyclomatic = 0;
+        int max_cyclomatic = 0;
+    } function_totals;
 };
+
+/// Sets report.function_totals from report.functions.
+void summarize_functions(FileReport& report);
 
 boost::json::object to_json(const LineCounts& lines);
 boost::json::object to_json(const HalsteadCounts& halstead);

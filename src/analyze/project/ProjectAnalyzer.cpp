@@ -135,11 +135,30 @@ std::string read_go_module(const fs::path& root) {
     return {};
 }
 
+// Keeps the `keep` best hotspot candidates and the most complex function, in source order.
+void trim_to_hotspot_candidates(FileReport& file, std::size_t keep) {
+    file.types.clear();
+    file.types.shrink_to_fit();
+    keep = std::max<std::size_t>(keep, 1);
+    if (file.functions.size() <= keep) return;
+    auto most_complex = std::max_element(file.functions.begin(), file.functions.end(),
+                                         [](const FunctionMetrics& a, const FunctionMetrics& b) { return a.cyclomatic < b.cyclomatic; });
+    std::swap(*most_complex, file.functions.front());
+    std::partial_sort(file.functions.begin() + 1, file.functions.begin() + static_cast<std::ptrdiff_t>(keep),
+                      file.functions.end(), [](const FunctionMetrics& a, const FunctionMetrics& b) {
+                          return hotspot_score(a) > hotspot_score(b);
+                      });
+    file.functions.resize(keep);
+    file.functions.shrink_to_fit();
+    std::sort(file.functions.begin(), file.functions.end(),
+              [](const FunctionMetrics& a, const FunctionMetrics& b) { return a.start_line < b.start_line; });
+}
+
 void add_to(LanguageTotals& totals, const FileReport& file) {
     ++totals.files;
     totals.lines += file.lines;
-    totals.functions += file.functions.size();
-    for (const FunctionMetrics& function : file.functions) totals.cyclomatic += function.cyclomatic;
+    totals.functions += static_cast<std::size_t>(file.function_totals.count);
+    totals.cyclomatic += file.function_totals.cyclomatic;
     totals.maintainability_sum += file.maintainability_index;
 }
 
@@ -206,6 +225,7 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
                                                          : std::nullopt;
                 if (cached) {
                     results[index] = std::move(cached);
+                    if (!options.keep_details) trim_to_hotspot_candidates(*results[index], options.hotspot_candidates);
                     cache_hits.fetch_add(1, std::memory_order_relaxed);
                 } else {
                     FileReport file = analyze_source(candidate.path, content, candidate.language, file_options);
@@ -213,6 +233,7 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
                     bool interrupted = parse_cancel.load() != 0 && cancelled();
                     if (!interrupted) {
                         if (cache && !file.parse_timed_out) cache->store(hash, file);
+                        if (!options.keep_details) trim_to_hotspot_candidates(file, options.hotspot_candidates);
                         results[index] = std::move(file);
                     }
                 }
@@ -264,6 +285,10 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
     return report;
 }
 
+double hotspot_score(const FunctionMetrics& function) {
+    return function.cyclomatic * (1.0 + std::log2(double(std::max(1, function.lines()))));
+}
+
 json::object to_json(const ProjectReport& report, std::size_t hotspot_count, FileDetail detail) {
     json::object by_language;
     for (const auto& [language, totals] : report.by_language) by_language[language] = totals_json(totals);
@@ -278,7 +303,7 @@ json::object to_json(const ProjectReport& report, std::size_t hotspot_count, Fil
     json::array serious_findings;
     for (const FileReport& file : report.files) {
         for (const FunctionMetrics& function : file.functions)
-            hotspots.push_back({&file, &function, function.cyclomatic * (1.0 + std::log2(double(function.lines())))});
+            hotspots.push_back({&file, &function, hotspot_score(function)});
         for (const Finding& finding : file.findings) {
             ++findings_by_rule[finding.rule];
             if (finding.severity == "error" && serious_findings.size() < 50)
@@ -287,7 +312,12 @@ json::object to_json(const ProjectReport& report, std::size_t hotspot_count, Fil
                                                         {"message", finding.message}});
         }
     }
-    std::sort(hotspots.begin(), hotspots.end(), [](const Hotspot& a, const Hotspot& b) { return a.score > b.score; });
+    // Ties go by place, so the list is the same whatever the order files finished in.
+    std::sort(hotspots.begin(), hotspots.end(), [](const Hotspot& a, const Hotspot& b) {
+        if (a.score != b.score) return a.score > b.score;
+        if (a.file->path != b.file->path) return a.file->path < b.file->path;
+        return a.function->start_line < b.function->start_line;
+    });
     json::array hotspot_json;
     for (std::size_t i = 0; i < hotspots.size() && i < hotspot_count; ++i) {
         const Hotspot& hotspot = hotspots[i];
@@ -323,13 +353,11 @@ json::object to_json(const ProjectReport& report, std::size_t hotspot_count, Fil
                 files.push_back(to_json(file));
                 continue;
             }
-            int max_cyclomatic = 0;
-            for (const FunctionMetrics& function : file.functions) max_cyclomatic = std::max(max_cyclomatic, function.cyclomatic);
             files.push_back(json::object{{"path", file.path},
                                          {"language", name(file.language)},
                                          {"lines", to_json(file.lines)},
-                                         {"functions", file.functions.size()},
-                                         {"maxCyclomatic", max_cyclomatic},
+                                         {"functions", file.function_totals.count},
+                                         {"maxCyclomatic", file.function_totals.max_cyclomatic},
                                          {"maintainabilityIndex", std::round(file.maintainability_index * 100) / 100},
                                          {"findings", file.findings.size()}});
         }

@@ -26,6 +26,12 @@ struct ProjectOptions {
     std::size_t threads = 0;                     ///< 0: one per core this process may use
     std::string cache_path;                      ///< empty: no cache
     std::int64_t max_file_bytes = 4 << 20;       ///< larger files are skipped (generated code, data)
+    /// false: once a file is counted, keep only its functions worth a hotspot (the
+    /// `hotspot_candidates` highest scores and the most complex) and drop its types, so that
+    /// memory grows with the number of files and not with the amount of code. The totals and
+    /// FileDetail::summary stay exact; FileDetail::full then lists the kept functions only.
+    bool keep_details = true;
+    std::size_t hotspot_candidates = 20;
     FileAnalysisOptions file;
     /// Called from worker threads, at most every 100 ms and once at the end: files done, files in all.
     std::function<void(std::size_t done, std::size_t total)> progress;
@@ -56,6 +62,9 @@ struct ProjectReport {
     bool cancelled = false;
     double seconds = 0;
 };
+
+/// How much a function is worth a look: its complexity, weighted by its size.
+double hotspot_score(const FunctionMetrics& function);
 
 /// Throws std::invalid_argument naming the problem (no such directory, a bad glob).
 ProjectReport analyze_project(const std::string& root, const ProjectOptions& options);

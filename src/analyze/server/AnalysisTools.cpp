@@ -113,6 +113,7 @@ ProjectOptions project_options(const json::object& arguments, const AnalyzeServe
     ProjectOptions options;
     options.cache_path = server.cache_path;
     options.cancel = control.cancelled;
+    options.keep_details = false;  // the answer carries per-file summaries and hotspots only
     const json::value* given = arguments.if_contains("options");
     if (given && !given->is_object()) throw ToolError(status_code::bad_request, "options must be an object");
     if (given) {
@@ -271,6 +272,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         ProjectOptions project;
         project.cache_path = options.cache_path;
         project.cancel = control.cancelled;
+        project.keep_details = false;  // imports are all it needs
         ProjectReport report = run_project(root, project);
         std::string relative = fs::path(path).lexically_relative(root).generic_string();
         int self = -1;

@@ -22,7 +22,6 @@ inline constexpr int ok = 200;
 inline constexpr int bad_request = 400;
 inline constexpr int not_found = 404;
 inline constexpr int too_large = 413;
-inline constexpr int unprocessable = 422;
 inline constexpr int cancelled = 499;
 inline constexpr int internal_error = 500;
 }  // namespace status_code

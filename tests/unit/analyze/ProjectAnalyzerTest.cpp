@@ -131,3 +131,36 @@ TEST(ProjectAnalyzer, CancellationStopsTheRunAndSaysSo) {
     EXPECT_LT(report.files.size(), 200u);
     EXPECT_GE(reports, 1u);
 }
+
+TEST(ProjectAnalyzer, WithoutDetailsFilesKeepOnlyHotspotCandidatesAndTheSameTotals) {
+    TempTree tree;
+    // 30 functions per file, of rising complexity: f29 is the most complex.
+    std::string body;
+    for (int i = 0; i < 30; ++i) {
+        body += "def f" + std::to_string(i) + "(x):\n";
+        for (int branch = 0; branch < i; ++branch) body += "    if x == " + std::to_string(branch) + ":\n        return 0\n";
+        body += "    return 1\n";
+    }
+    for (int i = 0; i < 3; ++i) tree.write("m" + std::to_string(i) + ".py", "class K:\n    pass\n" + body);
+    ProjectOptions full;
+    ProjectOptions slim;
+    slim.keep_details = false;
+    slim.hotspot_candidates = 5;
+    ProjectReport detailed = analyze_project(tree.root(), full);
+    ProjectReport trimmed = analyze_project(tree.root(), slim);
+    ASSERT_EQ(trimmed.files.size(), 3u);
+    for (const FileReport& report : trimmed.files) {
+        EXPECT_EQ(report.functions.size(), 5u);
+        EXPECT_TRUE(report.types.empty());
+        EXPECT_EQ(report.function_totals.count, 30);
+        EXPECT_EQ(report.function_totals.max_cyclomatic, 30);
+        EXPECT_EQ(report.functions.back().name, "f29") << "kept in source order, the most complex last";
+    }
+    EXPECT_EQ(trimmed.totals.functions, detailed.totals.functions);
+    EXPECT_EQ(trimmed.totals.cyclomatic, detailed.totals.cyclomatic);
+    boost::json::object a = to_json(detailed, 5, FileDetail::summary);
+    boost::json::object b = to_json(trimmed, 5, FileDetail::summary);
+    EXPECT_EQ(a.at("hotspots"), b.at("hotspots"));
+    EXPECT_EQ(a.at("files"), b.at("files"));
+    EXPECT_EQ(a.at("totals"), b.at("totals"));
+}
