@@ -97,11 +97,13 @@ public:
                 close_string(line_index);
             } else if (is_word(c)) {
                 bool number = c >= '0' && c <= '9';
+                bool hexadecimal = number && at + 1 < line.size() && (line[at + 1] == 'x' || line[at + 1] == 'X');
                 ++at;
+                // 1e-5 is one token; 0xE-1 is three.
                 while (at < line.size() &&
                        (is_word(line[at]) || (number && line[at] == '.') ||
-                        (number && (line[at] == '+' || line[at] == '-') && (line[at - 1] == 'e' || line[at - 1] == 'E') &&
-                         !(line.size() > 1 && (line[1] == 'x' || line[1] == 'X')))))
+                        (number && !hexadecimal && (line[at] == '+' || line[at] == '-') &&
+                         (line[at - 1] == 'e' || line[at - 1] == 'E'))))
                     ++at;
                 tokens_.push_back(Token::other);
             } else if (c == '.' && at + 1 < line.size() && line[at + 1] >= '0' && line[at + 1] <= '9') {

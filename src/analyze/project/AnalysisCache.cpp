@@ -44,9 +44,13 @@ AnalysisCache::AnalysisCache(const std::string& path) {
     char* failure = nullptr;
     const char* schema =
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-        "CREATE TABLE IF NOT EXISTS reports (key TEXT PRIMARY KEY, report TEXT NOT NULL) WITHOUT ROWID;";
+        "CREATE TABLE IF NOT EXISTS reports (key TEXT PRIMARY KEY, report TEXT NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
+        " hash TEXT NOT NULL) WITHOUT ROWID;";
     if (sqlite3_exec(database_, schema, nullptr, nullptr, &failure) != SQLITE_OK ||
-        sqlite3_prepare_v2(database_, "SELECT report FROM reports WHERE key = ?", -1, &select_, nullptr) != SQLITE_OK) {
+        sqlite3_prepare_v2(database_, "SELECT report FROM reports WHERE key = ?", -1, &select_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v2(database_, "SELECT hash FROM files WHERE path = ? AND size = ? AND mtime_ns = ?", -1,
+                           &select_file_, nullptr) != SQLITE_OK) {
         std::string message = failure ? failure : sqlite3_errmsg(database_);
         sqlite3_free(failure);
         sqlite3_close(database_);
@@ -61,6 +65,7 @@ AnalysisCache::~AnalysisCache() {
     } catch (...) {
     }
     sqlite3_finalize(select_);
+    sqlite3_finalize(select_file_);
     sqlite3_close(database_);
 }
 
@@ -92,10 +97,44 @@ void AnalysisCache::store(const std::string& hash, const FileReport& report) {
     pending_.emplace_back(cache_key(hash, report.language), std::move(text));
 }
 
+std::optional<std::string> AnalysisCache::known_hash(const std::string& absolute_path, std::int64_t size,
+                                                     std::int64_t mtime_ns) {
+    std::lock_guard lock(mutex_);
+    sqlite3_reset(select_file_);
+    sqlite3_bind_text(select_file_, 1, absolute_path.data(), static_cast<int>(absolute_path.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(select_file_, 2, size);
+    sqlite3_bind_int64(select_file_, 3, mtime_ns);
+    std::optional<std::string> hash;
+    if (sqlite3_step(select_file_) == SQLITE_ROW)
+        hash.emplace(reinterpret_cast<const char*>(sqlite3_column_text(select_file_, 0)),
+                     static_cast<std::size_t>(sqlite3_column_bytes(select_file_, 0)));
+    sqlite3_reset(select_file_);
+    return hash;
+}
+
+void AnalysisCache::remember(const std::string& absolute_path, std::int64_t size, std::int64_t mtime_ns,
+                             const std::string& hash) {
+    std::lock_guard lock(mutex_);
+    pending_files_.push_back({absolute_path, size, mtime_ns, hash});
+}
+
 void AnalysisCache::flush() {
     std::lock_guard lock(mutex_);
-    if (pending_.empty()) return;
+    if (pending_.empty() && pending_files_.empty()) return;
     sqlite3_exec(database_, "BEGIN", nullptr, nullptr, nullptr);
+    sqlite3_stmt* insert_file = nullptr;
+    sqlite3_prepare_v2(database_, "INSERT OR REPLACE INTO files (path, size, mtime_ns, hash) VALUES (?, ?, ?, ?)", -1,
+                       &insert_file, nullptr);
+    for (const SeenFile& file : pending_files_) {
+        sqlite3_bind_text(insert_file, 1, file.path.data(), static_cast<int>(file.path.size()), SQLITE_STATIC);
+        sqlite3_bind_int64(insert_file, 2, file.size);
+        sqlite3_bind_int64(insert_file, 3, file.mtime_ns);
+        sqlite3_bind_text(insert_file, 4, file.hash.data(), static_cast<int>(file.hash.size()), SQLITE_STATIC);
+        sqlite3_step(insert_file);
+        sqlite3_reset(insert_file);
+    }
+    sqlite3_finalize(insert_file);
+    pending_files_.clear();
     sqlite3_stmt* insert = nullptr;
     sqlite3_prepare_v2(database_, "INSERT OR REPLACE INTO reports (key, report) VALUES (?, ?)", -1, &insert, nullptr);
     for (const auto& [key, text] : pending_) {

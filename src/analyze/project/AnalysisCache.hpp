@@ -1,9 +1,11 @@
 #pragma once
 // File reports keyed by a hash of the file's content (and the analyzer's version and the
-// language), in an SQLite file: a repeated run over an unchanged tree parses nothing.
+// language), in an SQLite file: a repeated run over an unchanged tree parses nothing, and files
+// whose size and modification time are unchanged are not even read.
 
 #include "analyze/metrics/FileReport.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +33,13 @@ public:
     std::optional<FileReport> find(const std::string& hash, Language language, const std::string& path);
     /// Queued; written in one transaction by flush().
     void store(const std::string& hash, const FileReport& report);
+
+    /// The content hash last seen for this file when it had this size and modification time:
+    /// an unchanged file is then neither read nor hashed again (git's index does the same).
+    std::optional<std::string> known_hash(const std::string& absolute_path, std::int64_t size, std::int64_t mtime_ns);
+    /// Queued like store(). Only for a file whose modification time is older than the run, so a
+    /// file written again within the same clock tick is never taken for unchanged.
+    void remember(const std::string& absolute_path, std::int64_t size, std::int64_t mtime_ns, const std::string& hash);
     void flush();
 
     /// `$XDG_CACHE_HOME/mcpkit/analyze.sqlite`, else `~/.cache/mcpkit/analyze.sqlite`.
@@ -40,7 +49,15 @@ private:
     std::mutex mutex_;
     sqlite3* database_ = nullptr;
     sqlite3_stmt* select_ = nullptr;
+    sqlite3_stmt* select_file_ = nullptr;
     std::vector<std::pair<std::string, std::string>> pending_;  ///< key, report JSON
+    struct SeenFile {
+        std::string path;
+        std::int64_t size;
+        std::int64_t mtime_ns;
+        std::string hash;
+    };
+    std::vector<SeenFile> pending_files_;
 };
 
 }  // namespace mcpkit::analyze

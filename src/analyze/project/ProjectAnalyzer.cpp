@@ -208,6 +208,8 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
     file_options.cancel = &parse_cancel;
     auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
 
+    const std::int64_t run_started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch()).count();
     auto work = [&] {
         std::string content;
         for (;;) {
@@ -215,12 +217,30 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
             if (index >= candidates.size() || cancelled()) return;
             const Candidate& candidate = candidates[index];
             std::string error_text;
-            if (!read_file((root / candidate.path).string(), content, error_text)) {
+            std::string absolute = (root / candidate.path).string();
+            // Unchanged size and modification time: the cache knows the content without reading it.
+            struct stat status {};
+            bool stated = cache && ::stat(absolute.c_str(), &status) == 0;
+            std::int64_t mtime_ns = stated ? std::int64_t(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec : 0;
+            if (stated) {
+                if (auto hash = cache->known_hash(absolute, status.st_size, mtime_ns)) {
+                    if (auto cached = cache->find(*hash, candidate.language, candidate.path)) {
+                        results[index] = std::move(cached);
+                        if (!options.keep_details) trim_to_hotspot_candidates(*results[index], options.hotspot_candidates);
+                        cache_hits.fetch_add(1, std::memory_order_relaxed);
+                        done.fetch_add(1, std::memory_order_relaxed);
+                        continue;
+                    }
+                }
+            }
+            if (!read_file(absolute, content, error_text)) {
                 failures[index] = "unreadable: " + error_text;
             } else if (looks_binary(content)) {
                 failures[index] = "binary content";
             } else {
                 std::string hash = cache ? content_hash(content) : std::string();
+                // Modified before this run began (by a margin wider than a clock tick): safe to trust.
+                if (stated && mtime_ns < run_started_ns - 2'000'000'000) cache->remember(absolute, status.st_size, mtime_ns, hash);
                 std::optional<FileReport> cached = cache ? cache->find(hash, candidate.language, candidate.path)
                                                          : std::nullopt;
                 if (cached) {

@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -163,4 +164,29 @@ TEST(ProjectAnalyzer, WithoutDetailsFilesKeepOnlyHotspotCandidatesAndTheSameTota
     EXPECT_EQ(a.at("hotspots"), b.at("hotspots"));
     EXPECT_EQ(a.at("files"), b.at("files"));
     EXPECT_EQ(a.at("totals"), b.at("totals"));
+}
+
+TEST(ProjectAnalyzer, AFileWithTheSameSizeAndOldModificationTimeIsNotReadAgain) {
+    TempTree tree;
+    std::string path = tree.root() + "/m.py";
+    tree.write("m.py", "def f(x):\n    return 1 if x else 2\n");
+    auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    fs::last_write_time(path, an_hour_ago);
+    ProjectOptions options;
+    options.cache_path = tree.root() + "/../analyze-cache-stat-" + std::to_string(::getpid()) + ".sqlite";
+    ProjectReport first = analyze_project(tree.root(), options);
+    EXPECT_EQ(first.cache_hits, 0u);
+    // Same size, same modification time, different text: trusted unchanged, so not read (the
+    // cached report, with its ternary, comes back).
+    tree.write("m.py", "def g(x):\n    return 1 or x or 222\n");
+    fs::last_write_time(path, an_hour_ago);
+    ProjectReport second = analyze_project(tree.root(), options);
+    EXPECT_EQ(second.cache_hits, 1u);
+    EXPECT_EQ(file(second, "m.py")->functions[0].name, "f");
+    // A new modification time: read, hashed and analysed again.
+    fs::last_write_time(path, an_hour_ago + std::chrono::seconds(1));
+    ProjectReport third = analyze_project(tree.root(), options);
+    EXPECT_EQ(third.cache_hits, 0u);
+    EXPECT_EQ(file(third, "m.py")->functions[0].name, "g");
+    fs::remove(options.cache_path);
 }
