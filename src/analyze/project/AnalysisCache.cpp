@@ -94,7 +94,11 @@ std::optional<FileReport> AnalysisCache::find(const std::string& hash, Language 
 void AnalysisCache::store(const std::string& hash, const FileReport& report) {
     std::string text = boost::json::serialize(to_json(report));
     std::lock_guard lock(mutex_);
+    pending_bytes_ += text.size();
     pending_.emplace_back(cache_key(hash, report.language), std::move(text));
+    // Written in batches: one transaction per report would be slow, all at the end would hold a
+    // large tree's every report in memory.
+    if (pending_bytes_ > max_pending_bytes) write_pending();
 }
 
 std::optional<std::string> AnalysisCache::known_hash(const std::string& absolute_path, std::int64_t size,
@@ -120,6 +124,10 @@ void AnalysisCache::remember(const std::string& absolute_path, std::int64_t size
 
 void AnalysisCache::flush() {
     std::lock_guard lock(mutex_);
+    write_pending();
+}
+
+void AnalysisCache::write_pending() {
     if (pending_.empty() && pending_files_.empty()) return;
     sqlite3_exec(database_, "BEGIN", nullptr, nullptr, nullptr);
     sqlite3_stmt* insert_file = nullptr;
@@ -146,6 +154,7 @@ void AnalysisCache::flush() {
     sqlite3_finalize(insert);
     sqlite3_exec(database_, "COMMIT", nullptr, nullptr, nullptr);
     pending_.clear();
+    pending_bytes_ = 0;
 }
 
 std::string AnalysisCache::default_path() {

@@ -46,11 +46,15 @@ public:
     static std::string default_path();
 
 private:
+    static constexpr std::size_t max_pending_bytes = 8 << 20;
+    void write_pending();  ///< with mutex_ held
+
     std::mutex mutex_;
     sqlite3* database_ = nullptr;
     sqlite3_stmt* select_ = nullptr;
     sqlite3_stmt* select_file_ = nullptr;
     std::vector<std::pair<std::string, std::string>> pending_;  ///< key, report JSON
+    std::size_t pending_bytes_ = 0;
     struct SeenFile {
         std::string path;
         std::int64_t size;
