@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -202,6 +204,14 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
 
     std::vector<std::optional<FileReport>> results(candidates.size());
     std::vector<std::string> failures(candidates.size());
+    // Largest files first: a big file picked up last would leave the other workers idle while it
+    // parses (longest-processing-time scheduling). Results keep the candidates' (path) order.
+    std::vector<std::size_t> schedule(candidates.size());
+    for (std::size_t i = 0; i < schedule.size(); ++i) schedule[i] = i;
+    std::stable_sort(schedule.begin(), schedule.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].bytes > candidates[b].bytes; });
+    std::mutex finished_mutex;
+    std::condition_variable finished;
     std::atomic<std::size_t> next{0}, done{0}, cache_hits{0};
     std::atomic<std::size_t> parse_cancel{0};
     FileAnalysisOptions file_options = options.file;
@@ -210,11 +220,19 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
 
     const std::int64_t run_started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                             std::chrono::system_clock::now().time_since_epoch()).count();
+    // The last file wakes the progress loop at once instead of at its next tick.
+    auto finish_one = [&] {
+        if (done.fetch_add(1) + 1 == candidates.size()) {
+            std::lock_guard lock(finished_mutex);
+            finished.notify_all();
+        }
+    };
     auto work = [&] {
         std::string content;
         for (;;) {
-            std::size_t index = next.fetch_add(1);
-            if (index >= candidates.size() || cancelled()) return;
+            std::size_t position = next.fetch_add(1);
+            if (position >= candidates.size() || cancelled()) return;
+            std::size_t index = schedule[position];
             const Candidate& candidate = candidates[index];
             std::string error_text;
             std::string absolute = (root / candidate.path).string();
@@ -228,7 +246,7 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
                         results[index] = std::move(cached);
                         if (!options.keep_details) trim_to_hotspot_candidates(*results[index], options.hotspot_candidates);
                         cache_hits.fetch_add(1, std::memory_order_relaxed);
-                        done.fetch_add(1, std::memory_order_relaxed);
+                        finish_one();
                         continue;
                     }
                 }
@@ -258,7 +276,7 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
                     }
                 }
             }
-            done.fetch_add(1, std::memory_order_relaxed);
+            finish_one();
         }
     };
 
@@ -272,7 +290,10 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
         // This thread reports progress and relays cancellation into running parses.
         std::thread last(work);
         while (done.load() < candidates.size() && !(cancelled() && next.load() >= candidates.size())) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            {
+                std::unique_lock lock(finished_mutex);
+                finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done.load() >= candidates.size(); });
+            }
             if (cancelled()) {
                 parse_cancel.store(1);
                 if (done.load() + thread_count >= next.load()) break;

@@ -15,12 +15,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// The SQLite store's file, removed when the test ends.
+std::filesystem::path sqlite_path() {
+    return std::filesystem::temp_directory_path() / ("analyze-sessions-" + std::to_string(::getpid()) + ".db");
+}
+
 std::unique_ptr<SessionStore> open_store(const std::string& kind) {
     if (kind == "memory") return make_memory_session_store();
-    if (kind == "sqlite") {
-        auto path = std::filesystem::temp_directory_path() / ("analyze-sessions-" + std::to_string(::getpid()) + ".db");
-        return make_sqlite_session_store(path.string());
-    }
+    if (kind == "sqlite") return make_sqlite_session_store(sqlite_path().string());
     for (int attempt = 0;; ++attempt) {  // redis-server takes a moment to listen
         try {
             return make_redis_session_store(mcp::testing::RedisTestServer::instance().url());
@@ -34,6 +36,12 @@ std::unique_ptr<SessionStore> open_store(const std::string& kind) {
 class AnalyzeSessionStore : public testing::TestWithParam<std::string> {
 protected:
     void SetUp() override { store = open_store(GetParam()); }
+    void TearDown() override {
+        store.reset();
+        if (GetParam() == "sqlite")
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+                std::filesystem::remove(sqlite_path().string() + suffix);
+    }
     std::string id(std::string_view name) const {
         return GetParam() + "-" + testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::string(name);
     }
