@@ -26,6 +26,11 @@ void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& argum
     analyze.add_option("--root", arguments.root, "Directory that relative paths in arguments start from (default: here)");
     analyze.add_flag("--no-cache", arguments.no_cache, "Do not keep or reuse results by file content");
     analyze.add_option("--cache", arguments.cache_path, "Cache file (default: $XDG_CACHE_HOME/mcpkit/analyze.sqlite)");
+    analyze.add_option("--max-file-bytes", arguments.max_file_bytes,
+                       "Refuse (analyze-file, analyze-code) or skip (analyze-project) larger sources: a syntax tree "
+                       "takes up to ~50 times its source in memory")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20))
+        ->capture_default_str();
     analyze.add_option("--http", arguments.http, "Serve Streamable HTTP on HOST:PORT instead of stdio");
     analyze.add_flag("--log-json", arguments.log_json, "Log to stderr as JSON lines");
 }
@@ -45,6 +50,7 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
     analyze::CallRunner runner(*store, policy);
     analyze::AnalyzeServerOptions options;
     options.root = arguments.root;
+    options.max_file_bytes = arguments.max_file_bytes;
     if (!arguments.no_cache)
         options.cache_path = arguments.cache_path.empty() ? analyze::AnalysisCache::default_path() : arguments.cache_path;
 

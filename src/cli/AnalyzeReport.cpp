@@ -119,6 +119,10 @@ void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& argum
     report->add_option("--exclude", arguments.exclude, "Skip files and directories matching these globs");
     report->add_option("--language", arguments.languages, "Only these languages (c, cpp, python, javascript, …)");
     report->add_option("--max-depth", arguments.max_depth, "Directory levels to descend (default: all)");
+    report->add_option("--max-file-bytes", arguments.max_file_bytes,
+                       "Skip larger files (a syntax tree takes up to ~50 times its source in memory)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20))
+        ->capture_default_str();
     report->add_option("--threads", arguments.threads, "Worker threads (default: one per core)");
     report->add_option("--hotspots", arguments.hotspots, "How many hotspots to list")->capture_default_str();
     report->add_option("--progress", arguments.progress, "Progress bar on stderr: auto (when a terminal), always, never")
@@ -133,6 +137,11 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
         if (!language) {
             std::fprintf(stderr, "mcpkit analyze: %s: not a language analyze knows (by its extension)\n",
                          arguments.path.c_str());
+            return 2;
+        }
+        if (auto size = std::filesystem::file_size(arguments.path, error); !error && std::int64_t(size) > arguments.max_file_bytes) {
+            std::fprintf(stderr, "mcpkit analyze: %s is %ju bytes, over --max-file-bytes %jd\n", arguments.path.c_str(),
+                         std::uintmax_t(size), std::intmax_t(arguments.max_file_bytes));
             return 2;
         }
         std::ifstream in(arguments.path, std::ios::binary);
@@ -161,6 +170,7 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
         options.languages.insert(*language);
     }
     options.max_depth = arguments.max_depth;
+    options.max_file_bytes = arguments.max_file_bytes;
     options.threads = arguments.threads;
     if (!arguments.no_cache) options.cache_path = arguments.cache_path.empty() ? AnalysisCache::default_path() : arguments.cache_path;
     bool show_progress = arguments.progress == "always" || (arguments.progress == "auto" && ::isatty(STDERR_FILENO));

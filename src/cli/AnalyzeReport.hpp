@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct AnalyzeReportArguments {
     std::size_t threads = 0;
     int hotspots = 10;
     std::string progress = "auto";
+    std::int64_t max_file_bytes = 4 << 20;
 };
 
 struct AnalyzeServerArguments {
@@ -29,6 +31,7 @@ struct AnalyzeServerArguments {
     std::string root;
     bool no_cache = false;
     std::string cache_path;
+    std::int64_t max_file_bytes = 4 << 20;
     std::string http;
     bool log_json = false;
 };

@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int64_t max_code_bytes = 4 << 20;
 
 std::string absolute_path(const AnalyzeServerOptions& options, const std::string& path) {
     fs::path candidate(path);
@@ -28,7 +27,7 @@ std::string absolute_path(const AnalyzeServerOptions& options, const std::string
     return (error ? candidate : absolute).string();
 }
 
-std::string read_source(const std::string& path, std::string_view field) {
+std::string read_source(const std::string& path, std::string_view field, std::int64_t max_bytes) {
     std::error_code error;
     if (!fs::exists(path, error))
         throw ToolError(status_code::not_found, std::string(field) + ": no such file: " + path);
@@ -36,9 +35,10 @@ std::string read_source(const std::string& path, std::string_view field) {
         throw ToolError(status_code::bad_request, std::string(field) + ": " + path + " is not a regular file" +
                                                       (fs::is_directory(path, error) ? " (use analyze-project for directories)" : ""));
     auto size = static_cast<std::int64_t>(fs::file_size(path, error));
-    if (size > max_code_bytes)
+    if (size > max_bytes)
         throw ToolError(status_code::too_large, std::string(field) + ": " + path + " is " + std::to_string(size) +
-                                                    " bytes; files over " + std::to_string(max_code_bytes) + " are not analysed");
+                                                    " bytes; files over " + std::to_string(max_bytes) +
+                                                    " are not analysed (the server's --max-file-bytes)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ToolError(status_code::bad_request, std::string(field) + ": cannot read " + path);
     std::stringstream content;
@@ -112,6 +112,7 @@ ToolOutput file_output(const FileReport& report, std::string subject) {
 ProjectOptions project_options(const json::object& arguments, const AnalyzeServerOptions& server, CallControl& control) {
     ProjectOptions options;
     options.cache_path = server.cache_path;
+    options.max_file_bytes = server.max_file_bytes;
     options.cancel = control.cancelled;
     options.keep_details = false;  // the answer carries per-file summaries and hotspots only
     const json::value* given = arguments.if_contains("options");
@@ -179,7 +180,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
 
     add("analyze-file", [options](const json::object& arguments, CallControl&) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file to analyse, e.g. src/main.cpp"));
-        std::string source = read_source(path, "path");
+        std::string source = read_source(path, "path", options.max_file_bytes);
         FileAnalysisOptions file_options;
         file_options.thresholds = thresholds_from(arguments);
         FileReport report = analyze_source(path, source, language_of(path, optional_string(arguments, "language"), "language"),
@@ -187,11 +188,11 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return file_output(report, path);
     });
 
-    add("analyze-code", [](const json::object& arguments, CallControl&) {
+    add("analyze-code", [options](const json::object& arguments, CallControl&) {
         std::string code = required_string(arguments, "code", "the source text to analyse");
-        if (static_cast<std::int64_t>(code.size()) > max_code_bytes)
+        if (static_cast<std::int64_t>(code.size()) > options.max_file_bytes)
             throw ToolError(status_code::too_large, "code is " + std::to_string(code.size()) + " bytes; the limit is " +
-                                                        std::to_string(max_code_bytes));
+                                                        std::to_string(options.max_file_bytes) + " (the server's --max-file-bytes)");
         std::string file_path = optional_string(arguments, "filePath").value_or("<code>");
         auto language_name = optional_string(arguments, "language");
         if (!language_name && !language_for_path(file_path))
@@ -238,7 +239,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
 
     add("get-symbols", [options](const json::object& arguments, CallControl&) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file to outline"));
-        std::string source = read_source(path, "path");
+        std::string source = read_source(path, "path", options.max_file_bytes);
         FileReport report = analyze_source(path, source, language_of(path, optional_string(arguments, "language"), "language"));
         std::string query = optional_string(arguments, "query").value_or("");
         auto wanted = [&](const std::string& name) { return query.empty() || name.find(query) != std::string::npos; };
@@ -267,10 +268,11 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
 
     add("get-dependencies", [options](const json::object& arguments, CallControl& control) {
         std::string path = absolute_path(options, required_string(arguments, "path", "the file whose dependencies to list"));
-        read_source(path, "path");
+        read_source(path, "path", options.max_file_bytes);
         std::string root = absolute_path(options, optional_string(arguments, "projectPath").value_or(fs::path(path).parent_path().string()));
         ProjectOptions project;
         project.cache_path = options.cache_path;
+        project.max_file_bytes = options.max_file_bytes;
         project.cancel = control.cancelled;
         project.keep_details = false;  // imports are all it needs
         ProjectReport report = run_project(root, project);

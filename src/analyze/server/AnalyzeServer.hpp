@@ -6,6 +6,7 @@
 
 #include <mcp/server/Server.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace mcpkit::analyze {
@@ -13,6 +14,9 @@ namespace mcpkit::analyze {
 struct AnalyzeServerOptions {
     std::string root;        ///< relative paths in arguments are resolved against it (default: the working directory)
     std::string cache_path;  ///< the content-hash cache; empty: none
+    /// Larger files (and analyze-code texts) are refused or, in a tree, skipped: a syntax tree takes
+    /// up to ~50 times its source in memory.
+    std::int64_t max_file_bytes = 4 << 20;
 };
 
 void add_analyze_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options);

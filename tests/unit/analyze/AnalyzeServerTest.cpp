@@ -22,11 +22,11 @@ struct AnalyzeFixture {
     CallRunner runner{*store, SessionPolicy{}};
     fs::path root = fs::temp_directory_path() / ("analyze-server-" + std::to_string(::getpid()));
     ServerClientFixture fixture;
-    AnalyzeFixture() {
+    explicit AnalyzeFixture(std::int64_t max_file_bytes = 4 << 20) {
         fs::create_directories(root / "pkg");
         std::ofstream(root / "pkg/a.py") << "import pkg.b\n\ndef f(x):\n    return 1 if x else 2\n";
         std::ofstream(root / "pkg/b.py") << "def g():\n    pass\n";
-        add_analyze_tools(fixture.server, runner, {.root = root.string(), .cache_path = ""});
+        add_analyze_tools(fixture.server, runner, {.root = root.string(), .cache_path = "", .max_file_bytes = max_file_bytes});
     }
     ~AnalyzeFixture() { fs::remove_all(root); }
 };
@@ -109,6 +109,26 @@ TEST(AnalyzeServer, FailuresAreFailedEnvelopesThatSayWhy) {
         auto bad_depth = co_await client.call_tool("analyze-project", arguments(R"({"projectPath": ".", "options": {"maxDepth": -1}})"));
         EXPECT_EQ(envelope(bad_depth).at("status").at("code").as_int64(), 400);
         EXPECT_TRUE(contains(envelope(bad_depth).at("status").at("message"), "maxDepth"));
+    });
+}
+
+TEST(AnalyzeServer, SourcesOverTheSizeLimitAreRefusedAloneAndSkippedInATree) {
+    AnalyzeFixture f(30);  // pkg/a.py has 49 bytes, pkg/b.py 20
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto file = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/a.py"})"));
+        EXPECT_TRUE(file.is_error);
+        EXPECT_EQ(envelope(file).at("status").at("code").as_int64(), 413);
+        EXPECT_TRUE(contains(envelope(file).at("status").at("message"), "--max-file-bytes"));
+        auto code = co_await client.call_tool("analyze-code", arguments(R"({"code": "def f(x):\n    return [x, x, x, x]\n", "language": "python"})"));
+        EXPECT_EQ(envelope(code).at("status").at("code").as_int64(), 413);
+        auto project = co_await client.call_tool("analyze-project", arguments(R"({"projectPath": "pkg"})"));
+        EXPECT_FALSE(project.is_error);
+        const json::object& data = envelope(project).at("data").as_object();
+        EXPECT_EQ(data.at("totals").at("files").as_int64(), 1);
+        const json::array& skipped = data.at("skipped").as_array();
+        CO_ASSERT_EQ(skipped.size(), 1u);
+        EXPECT_TRUE(equals(skipped[0].at("path"), "a.py"));
+        EXPECT_TRUE(contains(skipped[0].at("reason"), "larger than 30 bytes"));
     });
 }
 
