@@ -92,6 +92,7 @@ void print_text(const ProjectReport& report, std::size_t hotspot_count) {
         }
     }
     if (!report.skipped.empty()) std::printf("\nSkipped %zu files (see --json for why)\n", report.skipped.size());
+    for (const std::string& warning : report.warnings) std::fprintf(stderr, "mcpkit analyze: %s\n", warning.c_str());
 }
 
 void print_file_text(const FileReport& file) {

@@ -130,19 +130,44 @@ Lines c_family_comments(const Lines& lines) {
     return split_lines(remove_c_comments(all, true));
 }
 
+// Perl's s{(["'])(.*?MARKER)\1}{"xx"}g over one line, in one pass: from each quote, the shortest
+// run that ends in MARKER followed by the same quote becomes "xx". (std::regex would recurse once
+// per character of the lazy run and overflow the stack on a long line.)
+void hide_strings_ending_in(std::string& line, std::string_view marker) {
+    std::string out;
+    // Per quote, the next MARKER+quote found so far; it is reused while it lies ahead.
+    std::size_t next_end[2] = {std::string::npos, std::string::npos};
+    bool searched[2] = {false, false};
+    std::size_t copied = 0;
+    for (std::size_t at = 0; at < line.size(); ++at) {
+        char quote = line[at];
+        if (quote != '"' && quote != '\'') continue;
+        int which = quote == '"' ? 0 : 1;
+        if (!searched[which] || (next_end[which] != std::string::npos && next_end[which] < at + 1)) {
+            next_end[which] = line.find(std::string(marker) + quote, at + 1);
+            searched[which] = true;
+        }
+        if (next_end[which] == std::string::npos) continue;  // none for this quote further on either
+        std::size_t end = next_end[which] + marker.size() + 1;
+        out.append(line, copied, at - copied);
+        out += "\"xx\"";
+        copied = end;
+        at = end - 1;
+    }
+    if (copied == 0) return;
+    out.append(line, copied, std::string::npos);
+    line = std::move(out);
+}
+
 // Java's replace_regex('\\$', ' ') and the replace_between_regex pair that hides a string ending
 // in `/*` or `*/` ("src/*") from the comment remover.
 Lines java_prefilter(Lines lines) {
-    static const std::regex string_ending_in_open(R"((["'])(.*?/\*)\1)");
-    static const std::regex string_ending_in_close(R"((["'])(.*?\*/)\1)");
     Lines kept;
     for (std::string& line : lines) {
         std::size_t size = line.size() - (line.back() == '\n' ? 1 : 0);
         if (size > 0 && line[size - 1] == '\\') line[size - 1] = ' ';
-        if (line.find("/*") != std::string::npos)
-            line = std::regex_replace(line, string_ending_in_open, "\"xx\"");
-        if (line.find("*/") != std::string::npos)
-            line = std::regex_replace(line, string_ending_in_close, "\"xx\"");
+        if (line.find("/*") != std::string::npos) hide_strings_ending_in(line, "/*");
+        if (line.find("*/") != std::string::npos) hide_strings_ending_in(line, "*/");
         if (!is_blank(line)) kept.push_back(std::move(line));
     }
     return kept;
@@ -152,20 +177,30 @@ Lines java_prefilter(Lines lines) {
 // goes with the opening one.
 void python_docstrings_to_c(Lines& lines) {
     bool in_docstring = false;
+    std::string out;
     for (std::string& line : lines) {
-        for (;;) {
-            std::size_t double_quotes = line.find(R"(""")");
-            std::size_t single_quotes = line.find("'''");
-            std::size_t found = std::min(double_quotes, single_quotes);
-            if (found == std::string::npos) break;
-            if (!in_docstring) {
-                std::size_t begin = found > 0 && (line[found - 1] == 'u' || line[found - 1] == 'U') ? found - 1 : found;
-                line.replace(begin, found + 3 - begin, "/*");
-            } else {
-                line.replace(found, 3, "*/");
+        // Left to right in one pass: the replacements hold no quotes, so no triple quote can
+        // start inside what has been replaced.
+        std::size_t at = 0, copied = 0;
+        bool changed = false;
+        while ((at = line.find_first_of("\"'", at)) != std::string::npos) {
+            if (line.compare(at, 3, R"(""")") != 0 && line.compare(at, 3, "'''") != 0) {
+                ++at;
+                continue;
             }
+            if (!changed) out.clear();
+            changed = true;
+            std::size_t begin = at;
+            if (!in_docstring && at > copied && (line[at - 1] == 'u' || line[at - 1] == 'U')) begin = at - 1;
+            out.append(line, copied, begin - copied);
+            out += in_docstring ? "*/" : "/*";
             in_docstring = !in_docstring;
+            at += 3;
+            copied = at;
         }
+        if (!changed) continue;
+        out.append(line, copied, std::string::npos);
+        line.swap(out);
     }
 }
 
@@ -210,7 +245,9 @@ LineCounts count_lines(std::string_view source, Language language) {
             lines = drop_blank_lines(c_family_comments(lines), continuation);
         }
     }
-    counts.code = static_cast<std::int64_t>(lines.size());
+    // cloc turns `x \/**/` into two lines that both stay code, and so reports one comment line
+    // less than none; a file has at most as many code lines as non-blank ones.
+    counts.code = std::min(static_cast<std::int64_t>(lines.size()), counts.total - counts.blank);
     counts.comment = counts.total - counts.blank - counts.code;
     return counts;
 }

@@ -51,7 +51,7 @@ std::string constant_key(std::string_view text, const char* type) {
         if (!digits.empty() && (digits.back() | 0x20) == 'j') return "#" + digits;
         try {
             double value = std::stod(digits);
-            if (value == static_cast<double>(static_cast<long long>(value)) && std::abs(value) < 9e15)
+            if (std::abs(value) < 9e15 && value == static_cast<double>(static_cast<long long>(value)))
                 return "#" + std::to_string(static_cast<long long>(value));
             char buffer[32];
             std::snprintf(buffer, sizeof buffer, "#%.17g", value);

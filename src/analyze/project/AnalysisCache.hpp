@@ -21,10 +21,23 @@ namespace mcpkit::analyze {
 /// SHA-256 of `content`, in hex.
 std::string content_hash(std::string_view content);
 
+/// What stat(2) says of a file, enough to tell it changed without reading it: a rewrite keeps
+/// neither the change time nor (for editors that write a new file) the inode, even when tools
+/// like `cp -p` or `tar x` restore the size and modification time.
+struct FileIdentity {
+    std::int64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    std::int64_t ctime_ns = 0;
+    std::int64_t inode = 0;
+    bool operator==(const FileIdentity&) const = default;
+};
+
 class AnalysisCache {
 public:
-    /// Opens (creating) the cache at `path`. Throws std::runtime_error naming the path on failure.
-    explicit AnalysisCache(const std::string& path);
+    /// Opens (creating) the cache at `path`. `variant` tells apart reports of the same content
+    /// made with different settings (the finding thresholds). Throws std::runtime_error naming
+    /// the path on failure.
+    explicit AnalysisCache(const std::string& path, std::string variant = {});
     ~AnalysisCache();
     AnalysisCache(const AnalysisCache&) = delete;
     AnalysisCache& operator=(const AnalysisCache&) = delete;
@@ -34,13 +47,16 @@ public:
     /// Queued; written in one transaction by flush().
     void store(const std::string& hash, const FileReport& report);
 
-    /// The content hash last seen for this file when it had this size and modification time:
-    /// an unchanged file is then neither read nor hashed again (git's index does the same).
-    std::optional<std::string> known_hash(const std::string& absolute_path, std::int64_t size, std::int64_t mtime_ns);
+    /// The content hash last seen for this file when it had this identity: an unchanged file is
+    /// then neither read nor hashed again (git's index does the same).
+    std::optional<std::string> known_hash(const std::string& absolute_path, const FileIdentity& identity);
     /// Queued like store(). Only for a file whose modification time is older than the run, so a
     /// file written again within the same clock tick is never taken for unchanged.
-    void remember(const std::string& absolute_path, std::int64_t size, std::int64_t mtime_ns, const std::string& hash);
+    void remember(const std::string& absolute_path, const FileIdentity& identity, const std::string& hash);
     void flush();
+    /// Why the last batch could not be written (another process holding the lock too long, a
+    /// full disk), or empty. The batch is dropped: a cache that misses only costs time.
+    std::string write_error() const;
 
     /// `$XDG_CACHE_HOME/mcpkit/analyze.sqlite`, else `~/.cache/mcpkit/analyze.sqlite`.
     static std::string default_path();
@@ -48,8 +64,10 @@ public:
 private:
     static constexpr std::size_t max_pending_bytes = 8 << 20;
     void write_pending();  ///< with mutex_ held
+    std::string key(const std::string& hash, Language language) const;
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
+    std::string variant_;
     sqlite3* database_ = nullptr;
     sqlite3_stmt* select_ = nullptr;
     sqlite3_stmt* select_file_ = nullptr;
@@ -57,11 +75,11 @@ private:
     std::size_t pending_bytes_ = 0;
     struct SeenFile {
         std::string path;
-        std::int64_t size;
-        std::int64_t mtime_ns;
+        FileIdentity identity;
         std::string hash;
     };
     std::vector<SeenFile> pending_files_;
+    std::string write_error_;
 };
 
 }  // namespace mcpkit::analyze

@@ -2,19 +2,17 @@
 
 #include "analyze/project/AnalysisCache.hpp"
 #include "analyze/project/Glob.hpp"
+#include "analyze/project/SourceFiles.hpp"
 
 #include <boost/json.hpp>
 
-#include <fcntl.h>
 #include <sched.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -28,100 +26,27 @@ namespace json = boost::json;
 
 namespace {
 
-// Directories that hold no one's source: version control, dependencies, caches, virtualenvs.
-constexpr std::string_view default_excluded_directories[] = {
-    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
-    ".cache", ".idea", ".vscode"};
-
-struct Candidate {
-    std::string path;  ///< relative to the root
-    Language language;
-    std::int64_t bytes;
-};
-
 std::size_t usable_cores() {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-bool read_file(const std::string& path, std::string& content, std::string& error) {
-    int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
-        error = std::strerror(errno);
-        return false;
-    }
-    struct stat status {};
-    ::fstat(descriptor, &status);
-    content.resize(static_cast<std::size_t>(status.st_size));
-    std::size_t filled = 0;
-    while (filled < content.size()) {
-        ssize_t got = ::read(descriptor, content.data() + filled, content.size() - filled);
-        if (got <= 0) break;
-        filled += static_cast<std::size_t>(got);
-    }
-    content.resize(filled);
-    ::close(descriptor);
-    return true;
-}
-
-bool looks_binary(std::string_view content) {
-    return content.substr(0, 8192).find('\0') != std::string_view::npos;
-}
-
-std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& options, const std::vector<Glob>& include,
-                                  const std::vector<Glob>& exclude, std::vector<SkippedFile>& skipped) {
-    std::vector<Candidate> found;
-    std::error_code error;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error), end;
-    if (error) throw std::invalid_argument("cannot read " + root.string() + ": " + error.message());
-    const fs::path canonical_root = fs::weakly_canonical(root, error);
-    for (; it != end; it.increment(error)) {
-        if (error) break;
-        const fs::directory_entry& entry = *it;
-        std::string relative = entry.path().lexically_relative(root).generic_string();
-        auto matches_any = [&](const std::vector<Glob>& globs) {
-            return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(relative); });
-        };
-        if (entry.is_symlink(error)) {
-            // Like cloc, a link to a directory is not followed (no loops, nothing counted twice) and
-            // a link to a file is counted, but only when the file is inside the tree: a link must
-            // not let a confined server read what is outside its root.
-            if (entry.is_directory(error)) {
-                it.disable_recursion_pending();
-                continue;
-            }
-            fs::path target = fs::weakly_canonical(entry.path(), error);
-            auto [tree_end, target_end] = std::mismatch(canonical_root.begin(), canonical_root.end(), target.begin(), target.end());
-            if (error || tree_end != canonical_root.end()) {
-                if (language_for_path(relative)) skipped.push_back({relative, "symbolic link to a file outside the tree"});
-                continue;
-            }
-        }
-        if (entry.is_directory(error)) {
-            std::string name = entry.path().filename().string();
-            bool excluded = options.default_excludes &&
-                            std::find(std::begin(default_excluded_directories), std::end(default_excluded_directories),
-                                      name) != std::end(default_excluded_directories);
-            if (excluded || matches_any(exclude) || (options.max_depth >= 0 && it.depth() >= options.max_depth))
-                it.disable_recursion_pending();
-            continue;
-        }
-        if (!entry.is_regular_file(error)) continue;
-        auto language = language_for_path(relative);
-        if (!language) continue;
-        if (!options.languages.empty() && !options.languages.count(*language)) continue;
-        if (!include.empty() && !matches_any(include)) continue;
-        if (matches_any(exclude)) continue;
-        auto bytes = static_cast<std::int64_t>(entry.file_size(error));
-        if (bytes > options.max_file_bytes) {
-            skipped.push_back({relative, "larger than " + std::to_string(options.max_file_bytes) + " bytes"});
-            continue;
-        }
-        found.push_back({relative, *language, bytes});
-    }
-    std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
-    return found;
+// The settings a cached report depends on besides the content: the finding thresholds.
+std::string thresholds_variant(const FindingThresholds& thresholds) {
+    const FindingThresholds defaults;
+    if (thresholds.cyclomatic_warning == defaults.cyclomatic_warning &&
+        thresholds.cyclomatic_error == defaults.cyclomatic_error &&
+        thresholds.cognitive_warning == defaults.cognitive_warning &&
+        thresholds.function_lines_warning == defaults.function_lines_warning &&
+        thresholds.nesting_warning == defaults.nesting_warning &&
+        thresholds.maintainability_warning == defaults.maintainability_warning)
+        return {};
+    char text[128];
+    std::snprintf(text, sizeof text, "t%d,%d,%d,%d,%d,%.17g", thresholds.cyclomatic_warning, thresholds.cyclomatic_error,
+                  thresholds.cognitive_warning, thresholds.function_lines_warning, thresholds.nesting_warning,
+                  thresholds.maintainability_warning);
+    return text;
 }
 
 std::string read_go_module(const fs::path& root) {
@@ -200,7 +125,13 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
     std::vector<Candidate> candidates = find_files(root, options, include, exclude, report.skipped);
 
     std::unique_ptr<AnalysisCache> cache;
-    if (!options.cache_path.empty()) cache = std::make_unique<AnalysisCache>(options.cache_path);
+    if (!options.cache_path.empty()) {
+        try {
+            cache = std::make_unique<AnalysisCache>(options.cache_path, thresholds_variant(options.file.thresholds));
+        } catch (const std::runtime_error& error) {
+            report.warnings.push_back(std::string(error.what()) + "; this run did without it");
+        }
+    }
 
     std::vector<std::optional<FileReport>> results(candidates.size());
     std::vector<std::string> failures(candidates.size());
@@ -220,12 +151,57 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
 
     const std::int64_t run_started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                             std::chrono::system_clock::now().time_since_epoch()).count();
-    // The last file wakes the progress loop at once instead of at its next tick.
+    // The last file wakes the watching thread at once instead of at its next tick.
     auto finish_one = [&] {
         if (done.fetch_add(1) + 1 == candidates.size()) {
             std::lock_guard lock(finished_mutex);
             finished.notify_all();
         }
+    };
+    auto use_report = [&](std::size_t index, FileReport file) {
+        if (!options.keep_details) trim_to_hotspot_candidates(file, options.hotspot_candidates);
+        results[index] = std::move(file);
+    };
+    auto analyze_one = [&](std::size_t index, std::string& content) {
+        const Candidate& candidate = candidates[index];
+        std::string absolute = (root / candidate.path).string();
+        // Unchanged identity (size, times, inode): the cache knows the content without reading it.
+        struct stat status {};
+        if (cache && ::stat(absolute.c_str(), &status) == 0) {
+            if (auto hash = cache->known_hash(absolute, identity_of(status))) {
+                if (auto cached = cache->find(*hash, candidate.language, candidate.path)) {
+                    use_report(index, std::move(*cached));
+                    cache_hits.fetch_add(1, std::memory_order_relaxed);
+                    return;
+                }
+            }
+        }
+        std::optional<FileIdentity> read_identity;
+        if (std::string error = read_file(absolute, content, read_identity); !error.empty()) {
+            failures[index] = "unreadable: " + error;
+            return;
+        }
+        if (looks_binary(content)) {
+            failures[index] = "binary content";
+            return;
+        }
+        std::string hash = cache ? content_hash(content) : std::string();
+        // Unchanged while it was read, and modified before this run began by a margin wider than
+        // a clock tick: the identity can stand for this content next time.
+        if (cache && read_identity && read_identity->mtime_ns < run_started_ns - 2'000'000'000)
+            cache->remember(absolute, *read_identity, hash);
+        if (cache) {
+            if (auto cached = cache->find(hash, candidate.language, candidate.path)) {
+                use_report(index, std::move(*cached));
+                cache_hits.fetch_add(1, std::memory_order_relaxed);
+                return;
+            }
+        }
+        FileReport file = analyze_source(candidate.path, content, candidate.language, file_options);
+        // A parse stopped by cancellation yields no report (nor a cache entry).
+        if (parse_cancel.load() != 0 && cancelled()) return;
+        if (cache && !file.parse_timed_out) cache->store(hash, file);
+        use_report(index, std::move(file));
     };
     auto work = [&] {
         std::string content;
@@ -233,48 +209,13 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
             std::size_t position = next.fetch_add(1);
             if (position >= candidates.size() || cancelled()) return;
             std::size_t index = schedule[position];
-            const Candidate& candidate = candidates[index];
-            std::string error_text;
-            std::string absolute = (root / candidate.path).string();
-            // Unchanged size and modification time: the cache knows the content without reading it.
-            struct stat status {};
-            bool stated = cache && ::stat(absolute.c_str(), &status) == 0;
-            std::int64_t mtime_ns = stated ? std::int64_t(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec : 0;
-            if (stated) {
-                if (auto hash = cache->known_hash(absolute, status.st_size, mtime_ns)) {
-                    if (auto cached = cache->find(*hash, candidate.language, candidate.path)) {
-                        results[index] = std::move(cached);
-                        if (!options.keep_details) trim_to_hotspot_candidates(*results[index], options.hotspot_candidates);
-                        cache_hits.fetch_add(1, std::memory_order_relaxed);
-                        finish_one();
-                        continue;
-                    }
-                }
-            }
-            if (!read_file(absolute, content, error_text)) {
-                failures[index] = "unreadable: " + error_text;
-            } else if (looks_binary(content)) {
-                failures[index] = "binary content";
-            } else {
-                std::string hash = cache ? content_hash(content) : std::string();
-                // Modified before this run began (by a margin wider than a clock tick): safe to trust.
-                if (stated && mtime_ns < run_started_ns - 2'000'000'000) cache->remember(absolute, status.st_size, mtime_ns, hash);
-                std::optional<FileReport> cached = cache ? cache->find(hash, candidate.language, candidate.path)
-                                                         : std::nullopt;
-                if (cached) {
-                    results[index] = std::move(cached);
-                    if (!options.keep_details) trim_to_hotspot_candidates(*results[index], options.hotspot_candidates);
-                    cache_hits.fetch_add(1, std::memory_order_relaxed);
-                } else {
-                    FileReport file = analyze_source(candidate.path, content, candidate.language, file_options);
-                    // A parse stopped by cancellation yields no report (nor a cache entry).
-                    bool interrupted = parse_cancel.load() != 0 && cancelled();
-                    if (!interrupted) {
-                        if (cache && !file.parse_timed_out) cache->store(hash, file);
-                        if (!options.keep_details) trim_to_hotspot_candidates(file, options.hotspot_candidates);
-                        results[index] = std::move(file);
-                    }
-                }
+            // One file's failure (out of memory on a huge one) is that file's, not the run's.
+            try {
+                analyze_one(index, content);
+            } catch (const std::exception& error) {
+                results[index].reset();
+                failures[index] = std::string("analysis failed: ") + error.what();
+                content = std::string();
             }
             finish_one();
         }
@@ -282,30 +223,36 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
 
     std::size_t thread_count = options.threads ? options.threads : usable_cores();
     thread_count = std::max<std::size_t>(1, std::min(thread_count, candidates.size()));
-    std::vector<std::thread> workers;
-    for (std::size_t i = 1; i < thread_count; ++i) workers.emplace_back(work);
-    if (candidates.size() <= 1 || !options.progress) {
-        if (!candidates.empty()) work();
+    if (candidates.size() <= 1) {
+        work();
     } else {
-        // This thread reports progress and relays cancellation into running parses.
-        std::thread last(work);
-        while (done.load() < candidates.size() && !(cancelled() && next.load() >= candidates.size())) {
+        // This thread watches: it reports progress and relays cancellation into running parses.
+        std::vector<std::thread> workers;
+        for (std::size_t i = 0; i < thread_count; ++i) workers.emplace_back(work);
+        while (done.load() < candidates.size()) {
             {
                 std::unique_lock lock(finished_mutex);
                 finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done.load() >= candidates.size(); });
             }
             if (cancelled()) {
                 parse_cancel.store(1);
-                if (done.load() + thread_count >= next.load()) break;
+                break;
             }
-            options.progress(done.load(), candidates.size());
+            try {
+                if (options.progress) options.progress(done.load(), candidates.size());
+            } catch (const std::exception&) {
+                // Progress is a courtesy; a failing reporter must not leave the workers unjoined.
+            }
         }
-        last.join();
+        for (std::thread& worker : workers) worker.join();
     }
-    for (std::thread& worker : workers) worker.join();
     if (cancelled()) parse_cancel.store(1);
     if (options.progress) options.progress(done.load(), candidates.size());
-    if (cache) cache->flush();
+    if (cache) {
+        cache->flush();
+        if (std::string error = cache->write_error(); !error.empty())
+            report.warnings.push_back("the analysis cache " + options.cache_path + " was not updated: " + error);
+    }
 
     report.cancelled = cancelled();
     report.cache_hits = cache_hits.load();
@@ -387,6 +334,11 @@ json::object to_json(const ProjectReport& report, std::size_t hotspot_count, Fil
     for (const SkippedFile& file : report.skipped)
         skipped.push_back(json::object{{"path", file.path}, {"reason", file.reason}});
     out["skipped"] = std::move(skipped);
+    if (!report.warnings.empty()) {
+        json::array warnings;
+        for (const std::string& warning : report.warnings) warnings.push_back(json::string(warning));
+        out["warnings"] = std::move(warnings);
+    }
     if (detail != FileDetail::none) {
         json::array files;
         for (const FileReport& file : report.files) {

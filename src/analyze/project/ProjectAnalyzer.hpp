@@ -33,7 +33,7 @@ struct ProjectOptions {
     bool keep_details = true;
     std::size_t hotspot_candidates = 20;
     FileAnalysisOptions file;
-    /// Called from worker threads, at most every 100 ms and once at the end: files done, files in all.
+    /// Called on the calling thread, at most every 100 ms and once at the end: files done, files in all.
     std::function<void(std::size_t done, std::size_t total)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
@@ -59,6 +59,7 @@ struct ProjectReport {
     std::vector<SkippedFile> skipped;
     std::optional<DependencyGraph> dependencies;
     std::size_t cache_hits = 0;
+    std::vector<std::string> warnings;  ///< what went wrong around the analysis (the cache), not in a file
     bool cancelled = false;
     double seconds = 0;
 };

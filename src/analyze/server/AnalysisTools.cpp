@@ -226,6 +226,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
                  << ": cyclomatic " << entry.at("cyclomatic").as_int64() << "\n";
             if (&hotspot - data["hotspots"].as_array().data() >= 4) break;
         }
+        for (const std::string& warning : report.warnings) text << "  warning: " << warning << "\n";
         if (report.dependencies)
             text << "  dependencies: " << report.dependencies->edges.size() << " internal edges, "
                  << report.dependencies->cycles.size() << " cycles\n";
@@ -276,6 +277,8 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         project.cancel = control.cancelled;
         project.keep_details = false;  // imports are all it needs
         ProjectReport report = run_project(root, project);
+        if (report.cancelled) return ToolOutput{};  // the runner answers "cancelled"
+        if (!report.dependencies) throw ToolError(status_code::internal_error, "the dependency graph was not built");
         std::string relative = fs::path(path).lexically_relative(root).generic_string();
         int self = -1;
         for (std::size_t i = 0; i < report.files.size(); ++i)

@@ -89,11 +89,20 @@ mcp::CallToolResult CallRunner::run(const std::string& tool, mcp::ToolCall& call
             execution.succeed();
         }
     } catch (const ToolError& error) {
-        execution.fail(error.what());
-        envelope.code = error.code;
+        // Once the client has cancelled, what broke on the way out is part of stopping.
+        if (cancelled.load()) {
+            execution.cancel();
+        } else {
+            execution.fail(error.what());
+            envelope.code = error.code;
+        }
     } catch (const std::exception& error) {
-        execution.fail(error.what());
-        envelope.code = status_code::internal_error;
+        if (cancelled.load()) {
+            execution.cancel();
+        } else {
+            execution.fail(error.what());
+            envelope.code = status_code::internal_error;
+        }
     }
     call.cancellation().forget(callback);
 

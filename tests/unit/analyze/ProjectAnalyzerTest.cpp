@@ -1,6 +1,7 @@
 // A whole tree: file discovery with globs and depth, the dependency graph and its cycles, the
 // content-hash cache, and cancellation.
 
+#include "analyze/project/AnalysisCache.hpp"
 #include "analyze/project/ProjectAnalyzer.hpp"
 
 #include <gtest/gtest.h>
@@ -166,27 +167,75 @@ TEST(ProjectAnalyzer, WithoutDetailsFilesKeepOnlyHotspotCandidatesAndTheSameTota
     EXPECT_EQ(a.at("totals"), b.at("totals"));
 }
 
-TEST(ProjectAnalyzer, AFileWithTheSameSizeAndOldModificationTimeIsNotReadAgain) {
+TEST(ProjectAnalyzer, AnEditThatKeepsSizeAndModificationTimeIsStillSeen) {
     TempTree tree;
     std::string path = tree.root() + "/m.py";
     tree.write("m.py", "def f(x):\n    return 1 if x else 2\n");
     auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
     fs::last_write_time(path, an_hour_ago);
+    EXPECT_EQ(analyze_project(tree.root(), ProjectOptions{}).files.size(), 1u) << "an old file and no cache at all";
     ProjectOptions options;
     options.cache_path = tree.root() + "/../analyze-cache-stat-" + std::to_string(::getpid()) + ".sqlite";
     ProjectReport first = analyze_project(tree.root(), options);
     EXPECT_EQ(first.cache_hits, 0u);
-    // Same size, same modification time, different text: trusted unchanged, so not read (the
-    // cached report, with its ternary, comes back).
-    tree.write("m.py", "def g(x):\n    return 1 or x or 222\n");
-    fs::last_write_time(path, an_hour_ago);
     ProjectReport second = analyze_project(tree.root(), options);
     EXPECT_EQ(second.cache_hits, 1u);
-    EXPECT_EQ(file(second, "m.py")->functions[0].name, "f");
-    // A new modification time: read, hashed and analysed again.
-    fs::last_write_time(path, an_hour_ago + std::chrono::seconds(1));
+    // Same size, the old modification time put back (as cp -p, rsync -a or tar x do), different
+    // text: the change time tells, so the file is read and analysed again.
+    tree.write("m.py", "def g(x):\n    return 1 or x or 222\n");
+    fs::last_write_time(path, an_hour_ago);
     ProjectReport third = analyze_project(tree.root(), options);
     EXPECT_EQ(third.cache_hits, 0u);
     EXPECT_EQ(file(third, "m.py")->functions[0].name, "g");
     fs::remove(options.cache_path);
+}
+
+TEST(AnalysisCache, AFileIsKnownByItsWholeIdentity) {
+    std::string path = (fs::temp_directory_path() / ("analyze-cache-identity-" + std::to_string(::getpid()) + ".sqlite")).string();
+    {
+        AnalysisCache cache(path);
+        FileIdentity identity{.size = 10, .mtime_ns = 1000, .ctime_ns = 2000, .inode = 42};
+        cache.remember("/src/a.py", identity, "abc");
+        cache.flush();
+        EXPECT_EQ(cache.known_hash("/src/a.py", identity), "abc");
+        FileIdentity changed = identity;
+        changed.ctime_ns += 1;
+        EXPECT_FALSE(cache.known_hash("/src/a.py", changed)) << "a new change time";
+        changed = identity;
+        changed.inode += 1;
+        EXPECT_FALSE(cache.known_hash("/src/a.py", changed)) << "a file written anew";
+        EXPECT_FALSE(cache.known_hash("/src/b.py", identity));
+        EXPECT_TRUE(cache.write_error().empty());
+    }
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path + suffix);
+}
+
+TEST(AnalysisCache, ReportsMadeWithOtherThresholdsAreNotServed) {
+    TempTree tree;
+    tree.write("m.py", "def f(x):\n    if x:\n        return 1\n    return 2\n");
+    ProjectOptions options;
+    options.cache_path = tree.root() + "/../analyze-cache-variant-" + std::to_string(::getpid()) + ".sqlite";
+    options.file.thresholds.cyclomatic_warning = 1;
+    ProjectReport strict = analyze_project(tree.root(), options);
+    EXPECT_FALSE(file(strict, "m.py")->findings.empty());
+    options.file.thresholds.cyclomatic_warning = 50;
+    ProjectReport lenient = analyze_project(tree.root(), options);
+    EXPECT_EQ(lenient.cache_hits, 0u);
+    bool complexity_finding = false;
+    for (const Finding& finding : file(lenient, "m.py")->findings) complexity_finding |= finding.rule == "high-complexity";
+    EXPECT_FALSE(complexity_finding);
+    EXPECT_EQ(analyze_project(tree.root(), options).cache_hits, 1u) << "the same thresholds again";
+    fs::remove(options.cache_path);
+}
+
+TEST(ProjectAnalyzer, AnUnusableCacheIsAWarningNotAFailure) {
+    TempTree tree;
+    tree.write("m.py", "x = 1\n");
+    tree.write("not-a-database.sqlite", "this is not SQLite, and long enough to be read as a header............\n");
+    ProjectOptions options;
+    options.cache_path = tree.root() + "/not-a-database.sqlite";
+    ProjectReport report = analyze_project(tree.root(), options);
+    EXPECT_EQ(report.files.size(), 1u);
+    ASSERT_EQ(report.warnings.size(), 1u);
+    EXPECT_NE(report.warnings[0].find("not-a-database.sqlite"), std::string::npos) << report.warnings[0];
 }

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace mcpkit::analyze;
 
 namespace {
@@ -51,6 +53,29 @@ TEST(ClocLineRules, CCommentsIgnoreStringsAndABlockCommentJoinsTheLinesAroundIt)
 
 TEST(ClocLineRules, JavaHidesAStringEndingInACommentOpener) {
     expect_lines("class A {\n  String s = \"src/*\";\n  int x;\n}\n", Language::java, {0, 0, 4});
+}
+
+TEST(ClocLineRules, HostileLinesAreCountedInOnePass) {
+    // A Java line of 200,000 characters between a quote and `/* */`: a regex with a lazy run
+    // would recurse once per character and overflow the stack.
+    std::string java = "s = \"" + std::string(200'000, 'a') + "\"; /* x */\nint y;\n";
+    expect_lines(java, Language::java, {0, 0, 2});
+    // 300,000 triple quotes on one Python line: each toggles a docstring, without rescanning.
+    std::string python = "x = 1\n";
+    for (int i = 0; i < 100'000; ++i) python += R"(''''''""")";
+    python += "\n";
+    LineCounts counts = count_lines(python, Language::python);
+    EXPECT_EQ(counts.total, 2);
+    EXPECT_EQ(counts.code + counts.comment, 2);
+}
+
+TEST(ClocLineRules, NoFileHasFewerThanNoCommentLines) {
+    // cloc 1.96 says "comment -1, code 3" for these two lines: the backslash joins the lines, the
+    // comment's removal splits them again, and the blank it leaves is kept by the continuation.
+    // Code is capped at the non-blank lines.
+    expect_lines("x \\/**/\ny\n", Language::c, {0, 0, 2});
+    FileReport report = analyze_source("a.c", "x \\/**/\ny\n", Language::c);
+    EXPECT_TRUE(std::isfinite(report.maintainability_index));
 }
 
 TEST(ClocLineRules, WindowsLineEndingsAndAByteOrderMarkChangeNothing) {
