@@ -63,9 +63,11 @@ struct ServerOptions {
     std::function<void(std::string_view)> log;
 };
 
-/// Builds a tool's answer to arguments that break its inputSchema, from the validator's message
-/// (it names the field). Return an error result (CallToolResult::error or isError set).
-using InvalidArgumentsHandler = std::function<CallToolResult(const std::string& problem)>;
+/// Builds a tool's answer to arguments that break its inputSchema, from the arguments as they came
+/// (an empty object when they were not one) and the validator's message (it names the field).
+/// Return an error result (CallToolResult::error or isError set).
+using InvalidArgumentsHandler =
+    std::function<CallToolResult(const boost::json::object& arguments, const std::string& problem)>;
 
 struct ToolOptions {
     /// Run this (plain-function) handler on the worker pool.

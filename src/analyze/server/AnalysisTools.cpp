@@ -175,7 +175,7 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
             [&runner, name = std::string(tool_name), body = std::move(body)](mcp::ToolCall& call) {
                 return runner.run(name, call, body);
             },
-            runner.tool_options(tool_name, true));
+            runner.tool_options(tool_name, true, true));
     };
 
     add("analyze-file", [options](const json::object& arguments, CallControl&) {

@@ -37,7 +37,8 @@ bool related(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const std::string& problem) const {
+mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const json::object& arguments,
+                                                 const std::string& problem, bool recorded) {
     ToolExecution execution;
     execution.select_tool(tool);
     execution.refuse_parameters("Invalid arguments: " + problem);
@@ -47,12 +48,57 @@ mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const 
     envelope.success = false;
     envelope.code = status_code::bad_request;
     envelope.message = execution.error();
+    // A refused call still belongs to the session it names, so its history shows what was tried.
+    const json::value* session_id = recorded ? arguments.if_contains("sessionId") : nullptr;
+    if (session_id && session_id->is_string()) {
+        if (std::optional<Session> session = store_.load(std::string(session_id->get_string()))) {
+            envelope.session_id = session->id;
+            record_call(*session, envelope, arguments, {}, envelope.message, execution.error());
+        }
+    }
     return to_tool_result(envelope, "Error: " + envelope.message);
 }
 
-mcp::ToolOptions CallRunner::tool_options(const std::string& tool, bool blocking) {
+mcp::ToolOptions CallRunner::tool_options(const std::string& tool, bool blocking, bool recorded) {
     return {.blocking = blocking,
-            .on_invalid_arguments = [this, tool](const std::string& problem) { return refuse_arguments(tool, problem); }};
+            .on_invalid_arguments = [this, tool, recorded](const json::object& arguments, const std::string& problem) {
+                return refuse_arguments(tool, arguments, problem, recorded);
+            }};
+}
+
+void CallRunner::record_call(Session& session, Envelope& envelope, const json::object& arguments,
+                             const std::string& subject, const std::string& summary, const std::string& error) {
+    // Reload: a long call must not overwrite what other calls added meanwhile.
+    if (auto fresh = store_.load(session.id)) session = std::move(*fresh);
+    CallRecord record;
+    record.result_id = session.id + "/" + std::to_string(session.calls + 1);
+    record.tool = envelope.tool;
+    record.state = envelope.state;
+    record.subject = subject;
+    record.parameters = arguments;
+    record.summary = summary;
+    record.error = error;
+    record.timestamp_ms = now_milliseconds();
+    record.execution_ms = envelope.execution_ms;
+    if (envelope.success && json::serialize(envelope.data).size() <= policy_.max_result_bytes)
+        record.result = envelope.data;
+    for (auto it = session.history.rbegin(); it != session.history.rend(); ++it)
+        if (it->state == "succeeded" && related(it->subject, record.subject))
+            envelope.related_results.push_back(it->result_id);
+    envelope.result_id = record.result_id;
+    session.history.push_back(std::move(record));
+    if (session.history.size() > policy_.max_history)
+        session.history.erase(session.history.begin(),
+                              session.history.begin() +
+                                  static_cast<std::ptrdiff_t>(session.history.size() - policy_.max_history));
+    ++session.calls;
+    session.last_used_ms = now_milliseconds();
+    try {
+        store_.save(session);
+    } catch (const std::exception& failure) {
+        envelope.message += (envelope.message.empty() ? "" : " ") +
+                            std::string("(The session could not be saved: ") + failure.what() + ")";
+    }
 }
 
 mcp::CallToolResult CallRunner::run(const std::string& tool, mcp::ToolCall& call, const ToolBody& body, bool recorded) {
@@ -126,39 +172,9 @@ mcp::CallToolResult CallRunner::run(const std::string& tool, mcp::ToolCall& call
         break;
     }
 
-    if (session) {
-        // Reload: a long call must not overwrite what other calls added meanwhile.
-        if (auto fresh = store_.load(session->id)) session = std::move(fresh);
-        CallRecord record;
-        record.result_id = session->id + "/" + std::to_string(session->calls + 1);
-        record.tool = tool;
-        record.state = envelope.state;
-        record.subject = output.subject;
-        record.parameters = call.arguments;
-        record.summary = execution.state() == CallState::succeeded ? output.summary : envelope.message;
-        record.error = execution.error();
-        record.timestamp_ms = now_milliseconds();
-        record.execution_ms = envelope.execution_ms;
-        if (envelope.success && json::serialize(envelope.data).size() <= policy_.max_result_bytes)
-            record.result = envelope.data;
-        for (auto it = session->history.rbegin(); it != session->history.rend(); ++it)
-            if (it->state == "succeeded" && related(it->subject, record.subject))
-                envelope.related_results.push_back(it->result_id);
-        envelope.result_id = record.result_id;
-        session->history.push_back(std::move(record));
-        if (session->history.size() > policy_.max_history)
-            session->history.erase(session->history.begin(),
-                                   session->history.begin() +
-                                       static_cast<std::ptrdiff_t>(session->history.size() - policy_.max_history));
-        ++session->calls;
-        session->last_used_ms = now_milliseconds();
-        try {
-            store_.save(*session);
-        } catch (const std::exception& error) {
-            envelope.message += (envelope.message.empty() ? "" : " ") +
-                                std::string("(The session could not be saved: ") + error.what() + ")";
-        }
-    }
+    if (session)
+        record_call(*session, envelope, call.arguments, output.subject,
+                    execution.state() == CallState::succeeded ? output.summary : envelope.message, execution.error());
     return to_tool_result(envelope, std::move(text));
 }
 

@@ -53,14 +53,22 @@ public:
 
     /// The envelope for arguments that break the tool's inputSchema (libmcp's validator found it
     /// before any handler ran): code 400, the validator's message naming the field.
-    mcp::CallToolResult refuse_arguments(const std::string& tool, const std::string& problem) const;
+    /// When `recorded` and the arguments name a live session, the refusal joins its history.
+    mcp::CallToolResult refuse_arguments(const std::string& tool, const boost::json::object& arguments,
+                                         const std::string& problem, bool recorded);
     /// ToolOptions for a tool of this runner: failures of schema validation answer as envelopes.
-    mcp::ToolOptions tool_options(const std::string& tool, bool blocking);
+    /// `recorded` as for run().
+    mcp::ToolOptions tool_options(const std::string& tool, bool blocking, bool recorded);
 
     SessionStore& store() { return store_; }
     const SessionPolicy& policy() const { return policy_; }
 
 private:
+    /// Appends the call to the session's bounded history and saves it; fills in the envelope's
+    /// resultId and relatedResults.
+    void record_call(Session& session, Envelope& envelope, const boost::json::object& arguments,
+                     const std::string& subject, const std::string& summary, const std::string& error);
+
     SessionStore& store_;
     SessionPolicy policy_;
     std::atomic<std::uint64_t> anonymous_calls_{0};

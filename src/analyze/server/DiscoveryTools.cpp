@@ -41,7 +41,7 @@ void add_discovery_tools(mcp::Server& server, CallRunner& runner) {
     auto add = [&](const char* tool_name, ToolBody body) {
         server.add_tool(catalog_tool(tool_name), [&runner, name = std::string(tool_name), body = std::move(body)](
                                                      mcp::ToolCall& call) { return runner.run(name, call, body, false); },
-                        runner.tool_options(tool_name, false));
+                        runner.tool_options(tool_name, false, false));
     };
 
     add("list-available-tools", [](const json::object& arguments, CallControl&) {

@@ -53,7 +53,7 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
             [&runner, name = std::string(tool_name), body = std::move(body)](mcp::ToolCall& call) {
                 return runner.run(name, call, body, false);
             },
-            runner.tool_options(tool_name, true));
+            runner.tool_options(tool_name, true, false));
     };
     SessionStore& store = runner.store();
 

@@ -19,9 +19,10 @@ struct PendingToolCall {
     std::shared_ptr<SchemaValidator> output_validator;
 };
 
-json::object invalid_arguments(const ToolEntry& entry, const std::string& name, const std::string& problem) {
+json::object invalid_arguments(const ToolEntry& entry, const std::string& name, const json::object& arguments,
+                               const std::string& problem) {
     if (entry.on_invalid_arguments) {
-        CallToolResult result = entry.on_invalid_arguments(problem);
+        CallToolResult result = entry.on_invalid_arguments(arguments, problem);
         result.is_error = true;  // whatever the tool built, the call failed
         return result.to_json();
     }
@@ -33,11 +34,12 @@ json::object invalid_arguments(const ToolEntry& entry, const std::string& name, 
 std::optional<json::object> take_arguments(json::object& params, const ToolEntry& entry, const std::string& name,
                                            json::object& arguments) {
     if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
-        if (!a->is_object()) return invalid_arguments(entry, name, "\"arguments\" must be an object");
+        if (!a->is_object()) return invalid_arguments(entry, name, arguments, "\"arguments\" must be an object");
         arguments = std::move(a->get_object());  // the handler owns them now (ToolCall::arguments)
     }
     if (entry.input_validator) {
-        if (auto problem = entry.input_validator->validate(arguments)) return invalid_arguments(entry, name, *problem);
+        if (auto problem = entry.input_validator->validate(arguments))
+            return invalid_arguments(entry, name, arguments, *problem);
     }
     return std::nullopt;
 }

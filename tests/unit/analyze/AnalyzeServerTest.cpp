@@ -147,11 +147,18 @@ TEST(AnalyzeServer, SessionsRecordCallsAndRelateResultsAboutTheSameFiles) {
         EXPECT_EQ(context.at("relatedResults").as_array().size(), 1u);
         EXPECT_EQ(context.at("relatedResults").as_array()[0].as_string(), project_result);
 
+        // Refused by the inputSchema, and still part of the session's story.
+        auto refused = co_await client.call_tool("analyze-code", with_session(arguments(R"({"code": 7, "language": "c"})"), session));
+        EXPECT_EQ(envelope(refused).at("status").at("code").as_int64(), 400);
+        EXPECT_EQ(envelope(refused).at("context").at("sessionId").as_string(), session);
+
         auto history = co_await client.call_tool("get-session-history", with_session(json::object(), session));
         const json::array& calls = envelope(history).at("data").at("history").as_array();
-        CO_ASSERT_EQ(calls.size(), 2u);
+        CO_ASSERT_EQ(calls.size(), 3u);
         EXPECT_TRUE(equals(calls[0].at("tool"), "analyze-project"));
         EXPECT_TRUE(equals(calls[1].at("state"), "succeeded"));
+        EXPECT_TRUE(equals(calls[2].at("state"), "failed"));
+        EXPECT_TRUE(contains(calls[2].at("error"), "code")) << calls[2];
         auto cleared = co_await client.call_tool("clear-session", with_session(json::object(), session));
         EXPECT_FALSE(cleared.is_error);
         auto after = co_await client.call_tool("get-session-info", with_session(json::object(), session));

@@ -68,9 +68,10 @@ TEST(ServerTools, InvalidArgumentsBecomeAToolErrorNamingTheField) {
 TEST(ServerTools, AToolMayAnswerInvalidArgumentsInItsOwnForm) {
     ServerClientFixture f;
     f.server.add_tool(echo_tool(), echo,
-                      {.on_invalid_arguments = [](const std::string& problem) {
+                      {.on_invalid_arguments = [](const json::object& arguments, const std::string& problem) {
                           CallToolResult result = CallToolResult::text("refused: " + problem);
-                          result.structured_content = json::object{{"code", 400}, {"problem", problem}};
+                          result.structured_content =
+                              json::object{{"code", 400}, {"problem", problem}, {"given", arguments}};
                           return result;  // not marked as an error: the server marks it
                       }});
     f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
@@ -80,6 +81,7 @@ TEST(ServerTools, AToolMayAnswerInvalidArgumentsInItsOwnForm) {
         EXPECT_EQ(first_text(refused), "refused: /text: expected string, got integer");
         CO_ASSERT_TRUE(refused.structured_content.has_value());
         EXPECT_EQ(refused.structured_content->at("problem"), json::value("/text: expected string, got integer"));
+        EXPECT_EQ(refused.structured_content->at("given"), json::value(arguments)) << "the arguments as they came";
     });
 }
 
