@@ -223,6 +223,8 @@ std::int64_t logical_lines(const std::vector<Token>& tokens) {
 
 PythonRawLines count_python_raw_lines(std::string_view source) {
     PythonRawLines raw;
+    // radon refuses a file that starts with a byte order mark; Python itself reads past it.
+    if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
     std::vector<std::string_view> lines = stripped_lines(source);
     std::size_t next = 0;
     while (next < lines.size()) {

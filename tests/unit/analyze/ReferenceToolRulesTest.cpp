@@ -103,6 +103,21 @@ TEST(RadonRawLines, AStringStatementIsADocstringAndInlineCommentsCount) {
     EXPECT_EQ(raw.lloc, 1 + 1 + 1);
 }
 
+TEST(RadonRawLines, AByteOrderMarkIsNotCode) {
+    // radon raw stops with a SyntaxError here; CPython reads past the mark, and so do we.
+    EXPECT_EQ(count_python_raw_lines("\xEF\xBB\xBF").lloc, 0);
+    EXPECT_EQ(count_python_raw_lines("\xEF\xBB\xBF").sloc, 0);
+    // radon raw on the same text without the mark: loc 3, lloc 2, sloc 1, comments 1, multi 0,
+    // single_comments 2.
+    PythonRawLines marked = count_python_raw_lines("\xEF\xBB\xBF\"\"\"doc\"\"\"\n# c\nx = 1\n");
+    EXPECT_EQ(marked.loc, 3);
+    EXPECT_EQ(marked.lloc, 2);
+    EXPECT_EQ(marked.sloc, 1);
+    EXPECT_EQ(marked.comments, 1);
+    EXPECT_EQ(marked.multi, 0);
+    EXPECT_EQ(marked.single_comments, 2);
+}
+
 TEST(RadonRawLines, AnUnterminatedStringIsReported) {
     EXPECT_FALSE(count_python_raw_lines("x = 'abc\ny = 1\n").tokenized);
     EXPECT_FALSE(count_python_raw_lines("x = (1,\n").tokenized);
