@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace mcpkit::analyze {
 
@@ -364,17 +367,13 @@ private:
     // classes inside functions or classes add nothing.
     int python_total_complexity() const {
         int total = 1 + scopes_.front()->decisions;
+        std::unordered_set<std::string_view> top_level(top_level_types_.begin(), top_level_types_.end());
         for (const FunctionMetrics& function : report_.functions) {
             if (function.kind == "function") {
                 total += function.cyclomatic - 1;
             } else if (function.kind == "method") {
-                std::size_t dot = function.name.rfind('.');
-                std::string_view owner = std::string_view(function.name).substr(0, dot);
-                for (const std::string& type : top_level_types_)
-                    if (type == owner) {
-                        total += function.cyclomatic;
-                        break;
-                    }
+                std::string_view owner = std::string_view(function.name).substr(0, function.name.rfind('.'));
+                if (top_level.contains(owner)) total += function.cyclomatic;
             }
         }
         return total;
@@ -383,18 +382,27 @@ private:
     // radon's class figure: its real complexity (1 + decisions in the class body + every method's
     // complexity) averaged over its methods, rounded down, plus 1 when it has more than one.
     void python_class_complexity() {
+        struct Methods {
+            int complexity = 0;
+            int count = 0;
+        };
+        // By owner (the name before the last dot): one pass, however many classes a file has.
+        std::unordered_map<std::string_view, Methods> by_owner;
+        for (const FunctionMetrics& function : report_.functions) {
+            if (function.kind != "method") continue;
+            std::size_t dot = function.name.rfind('.');
+            if (dot == std::string::npos) continue;
+            Methods& methods = by_owner[std::string_view(function.name).substr(0, dot)];
+            methods.complexity += function.cyclomatic;
+            ++methods.count;
+        }
         for (std::size_t index = 0; index < report_.types.size(); ++index) {
             TypeSymbol& type = report_.types[index];
             int real = 1 + class_body_decisions_[index];
-            int methods = 0;
-            std::string prefix = type.name + ".";
-            for (const FunctionMetrics& function : report_.functions)
-                if (function.kind == "method" && function.name.compare(0, prefix.size(), prefix) == 0 &&
-                    function.name.find('.', prefix.size()) == std::string::npos) {
-                    real += function.cyclomatic;
-                    ++methods;
-                }
-            type.cyclomatic = methods == 0 ? real : real / methods + (methods > 1 ? 1 : 0);
+            Methods methods;
+            if (auto found = by_owner.find(type.name); found != by_owner.end()) methods = found->second;
+            real += methods.complexity;
+            type.cyclomatic = methods.count == 0 ? real : real / methods.count + (methods.count > 1 ? 1 : 0);
         }
     }
 
