@@ -1,7 +1,7 @@
 #pragma once
 // File reports keyed by a hash of the file's content (and the analyzer's version and the
 // language), in an SQLite file: a repeated run over an unchanged tree parses nothing, and files
-// whose size and modification time are unchanged are not even read.
+// whose identity (size, modification and change times, inode) is unchanged are not even read.
 
 #include "analyze/metrics/FileReport.hpp"
 
