@@ -1,6 +1,6 @@
 #include "cli/PrettyJson.hpp"
 
-#include <boost/json/serialize.hpp>
+#include <mcp/jsonrpc/JsonWriter.hpp>
 
 namespace mcpkit::cli {
 namespace json = boost::json;
@@ -16,7 +16,7 @@ void write(std::string& out, const json::value& value, int depth) {
             if (!first) out += ",\n";
             first = false;
             indent(depth + 1);
-            out += json::serialize(json::value(key));
+            mcp::jsonrpc::append_json_string(out, key);
             out += ": ";
             write(out, member, depth + 1);
         }
@@ -36,7 +36,7 @@ void write(std::string& out, const json::value& value, int depth) {
         indent(depth);
         out += ']';
     } else {
-        out += json::serialize(value);
+        mcp::jsonrpc::append_json(out, value);
     }
 }
 

@@ -5,6 +5,7 @@
 // params mean is for the layer above. Every rejected message yields the error object the spec asks
 // for, naming the offending field, and the id when it could be read so the peer can correlate.
 
+#include "mcp/jsonrpc/JsonWriter.hpp"
 #include "mcp/jsonrpc/Message.hpp"
 
 #include <boost/json/parser.hpp>
@@ -52,9 +53,5 @@ void encode_result(std::string& out, const RequestId& id, const boost::json::val
 void encode_result_text(std::string& out, const RequestId& id, std::string_view result_json);
 void encode_error(std::string& out, const RequestId& id, const ErrorObject& error);
 void encode(std::string& out, const Message& message);
-
-/// Appends the JSON text of `value`, without an intermediate string.
-void append_json(std::string& out, const boost::json::value& value);
-void append_json(std::string& out, const boost::json::object& object);
 
 }  // namespace mcp::jsonrpc

@@ -2,7 +2,6 @@
 
 #include "mcp/jsonrpc/ErrorCodes.hpp"
 
-#include <boost/json/serializer.hpp>
 
 namespace mcp::jsonrpc {
 namespace json = boost::json;
@@ -93,47 +92,11 @@ DecodedItem decode_value(json::value&& value) {
     return Message(std::move(response));
 }
 
-namespace {
-/// One serializer per thread, reset for each value: constructing one costs more than writing a
-/// small message with it.
-json::serializer& thread_serializer() {
-    thread_local json::serializer serializer;
-    return serializer;
-}
-
-template <class Value>
-void append_with_serializer(std::string& out, const Value& value) {
-    json::serializer& serializer = thread_serializer();
-    serializer.reset(&value);
-    char buffer[2048];
-    while (!serializer.done()) {
-        auto chunk = serializer.read(buffer, sizeof buffer);
-        out.append(chunk.data(), chunk.size());
-    }
-}
-}  // namespace
-
-void append_json(std::string& out, const json::value& value) { append_with_serializer(out, value); }
-
-void append_json(std::string& out, const json::object& object) { append_with_serializer(out, object); }
-
-namespace {
-void append_string(std::string& out, std::string_view text) {
-    json::serializer& serializer = thread_serializer();
-    serializer.reset(text);
-    char buffer[512];
-    while (!serializer.done()) {
-        auto chunk = serializer.read(buffer, sizeof buffer);
-        out.append(chunk.data(), chunk.size());
-    }
-}
-}  // namespace
-
 void encode_request(std::string& out, const RequestId& id, std::string_view method, const json::value& params) {
     out += R"({"jsonrpc":"2.0","id":)";
     id.append_json(out);
     out += R"(,"method":)";
-    append_string(out, method);
+    append_json_string(out, method);
     if (!params.is_null()) {
         out += R"(,"params":)";
         append_json(out, params);
@@ -143,7 +106,7 @@ void encode_request(std::string& out, const RequestId& id, std::string_view meth
 
 void encode_notification(std::string& out, std::string_view method, const json::value& params) {
     out += R"({"jsonrpc":"2.0","method":)";
-    append_string(out, method);
+    append_json_string(out, method);
     if (!params.is_null()) {
         out += R"(,"params":)";
         append_json(out, params);
@@ -173,7 +136,7 @@ void encode_error(std::string& out, const RequestId& id, const ErrorObject& erro
     out += R"(,"error":{"code":)";
     out += std::to_string(error.code);
     out += R"(,"message":)";
-    append_string(out, error.message);
+    append_json_string(out, error.message);
     if (!error.data.is_null()) {
         out += R"(,"data":)";
         append_json(out, error.data);

@@ -1,6 +1,6 @@
 #include "mcp/jsonrpc/RequestId.hpp"
 
-#include <boost/json/serialize.hpp>
+#include "mcp/jsonrpc/JsonWriter.hpp"
 
 namespace mcp::jsonrpc {
 
@@ -30,7 +30,7 @@ void RequestId::append_json(std::string& out) const {
     if (is_number()) {
         out += std::to_string(number());
     } else if (is_string()) {
-        out += boost::json::serialize(boost::json::value(string()));
+        append_json_string(out, string());
     } else {
         out += "null";
     }

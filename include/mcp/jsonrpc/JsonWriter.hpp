@@ -1,0 +1,27 @@
+#pragma once
+// JSON text for what libmcp sends.
+//
+// Boost.JSON 1.81 writes every double in exponent form (100.0 as "1E2", 13.93 as "1.393E1"):
+// valid JSON, but hard to read for the people and models who look at results. This writer gives
+// the shortest text that reads back as the same double ("100", "13.93"), writes non-finite
+// numbers as null (JSON has no other spelling for them), and escapes strings as Boost does.
+
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace mcp::jsonrpc {
+
+/// Appends the JSON text of `value`, without an intermediate string.
+void append_json(std::string& out, const boost::json::value& value);
+void append_json(std::string& out, const boost::json::object& object);
+/// Appends `text` as a JSON string, quoted and escaped.
+void append_json_string(std::string& out, std::string_view text);
+/// Appends a number as append_json writes it inside a value.
+void append_json_number(std::string& out, double number);
+
+/// The JSON text of `value`.
+std::string to_json_text(const boost::json::value& value);
+
+}  // namespace mcp::jsonrpc
