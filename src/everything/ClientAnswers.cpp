@@ -4,9 +4,8 @@
 
 #include "everything/FixtureParts.hpp"
 
-#include <boost/json/serialize.hpp>
+#include <mcp/jsonrpc/JsonWriter.hpp>
 
-#include <charconv>
 #include <cmath>
 
 namespace mcpkit::everything {
@@ -50,50 +49,6 @@ bool fits_form(const json::object& content, const json::object& requested_schema
         }
     }
     return true;
-}
-
-void append_json_text(std::string& out, const json::value& value) {
-    switch (value.kind()) {
-        case json::kind::double_: {
-            double number = value.get_double();
-            if (!std::isfinite(number)) {
-                out += "null";  // JSON.stringify's answer for NaN and infinities
-            } else if (number == 0) {
-                out += '0';  // also for -0, as JavaScript prints it
-            } else {
-                char buffer[32];
-                auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
-                out.append(buffer, end);
-            }
-            break;
-        }
-        case json::kind::array: {
-            out += '[';
-            bool first = true;
-            for (const auto& item : value.get_array()) {
-                if (!first) out += ',';
-                first = false;
-                append_json_text(out, item);
-            }
-            out += ']';
-            break;
-        }
-        case json::kind::object: {
-            out += '{';
-            bool first = true;
-            for (const auto& [key, item] : value.get_object()) {
-                if (!first) out += ',';
-                first = false;
-                out += json::serialize(json::string_view(key));
-                out += ':';
-                append_json_text(out, item);
-            }
-            out += '}';
-            break;
-        }
-        default:
-            out += json::serialize(value);
-    }
 }
 
 }  // namespace
@@ -168,10 +123,6 @@ std::optional<std::size_t> count_roots(const json::value& answer) {
     return roots->get_array().size();
 }
 
-std::string json_text(const json::value& value) {
-    std::string out;
-    append_json_text(out, value);
-    return out;
-}
+std::string json_text(const json::value& value) { return mcp::jsonrpc::to_json_text(value); }
 
 }  // namespace mcpkit::everything

@@ -73,6 +73,10 @@ void append_json_number(std::string& out, double number) {
         out += "null";
         return;
     }
+    if (number == 0) {  // also -0, which JavaScript writes as 0
+        out += '0';
+        return;
+    }
     char buffer[32];
     // Shortest text that reads back as the same double: 100 → "100", 0.1 → "0.1", 1e21 → "1e+21".
     auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);

@@ -18,6 +18,7 @@ TEST(JsonWriter, DoublesAreWrittenAsPeopleWriteThem) {
     EXPECT_EQ(to_json_text(0.1), "0.1");
     EXPECT_EQ(to_json_text(-2.5), "-2.5");
     EXPECT_EQ(to_json_text(0.0), "0");
+    EXPECT_EQ(to_json_text(-0.0), "0");
     EXPECT_EQ(to_json_text(1e21), "1e+21");
     EXPECT_EQ(to_json_text(1.5e-7), "1.5e-07");
     // Boost.JSON 1.81 writes these as "1E2" and "1.393E1", which is what this writer exists to avoid.
