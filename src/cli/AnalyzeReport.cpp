@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -57,14 +59,15 @@ void print_text(const ProjectReport& report, std::size_t hotspot_count) {
     json::object summary = to_json(report, hotspot_count, FileDetail::none);
     const json::array& hotspots = summary["hotspots"].as_array();
     if (!hotspots.empty()) {
-        std::printf("\nHotspots (complex and long):\n");
+        // Numbers first, in fixed columns: names and paths vary too much in length to align.
+        std::printf("\nHotspots (complex and long):\n     cc  cognitive  lines  where\n");
         for (const json::value& value : hotspots) {
             const json::object& hotspot = value.as_object();
-            std::printf("  %-50s %-40s cc %3lld  cognitive %3lld  %4lld lines\n",
-                        std::string(hotspot.at("location").as_string()).c_str(),
-                        std::string(hotspot.at("function").as_string()).c_str(), static_cast<long long>(hotspot.at("cyclomatic").as_int64()),
+            std::printf("  %5lld  %9lld  %5lld  %s %s\n", static_cast<long long>(hotspot.at("cyclomatic").as_int64()),
                         static_cast<long long>(hotspot.at("cognitive").as_int64()),
-                        static_cast<long long>(hotspot.at("lines").as_int64()));
+                        static_cast<long long>(hotspot.at("lines").as_int64()),
+                        std::string(hotspot.at("location").as_string()).c_str(),
+                        std::string(hotspot.at("function").as_string()).c_str());
         }
     }
     const json::object& rules = summary["findingsByRule"].as_object();
@@ -91,7 +94,8 @@ void print_text(const ProjectReport& report, std::size_t hotspot_count) {
             std::printf("\n");
         }
     }
-    if (!report.skipped.empty()) std::printf("\nSkipped %zu files (see --json for why)\n", report.skipped.size());
+    if (!report.skipped.empty())
+        std::printf("\nSkipped %zu file%s (see --json for why)\n", report.skipped.size(), report.skipped.size() == 1 ? "" : "s");
     for (const std::string& warning : report.warnings) std::fprintf(stderr, "mcpkit analyze: %s\n", warning.c_str());
 }
 
@@ -100,10 +104,10 @@ void print_file_text(const FileReport& file) {
                 std::string(name(file.language)).c_str(), static_cast<long long>(file.lines.total),
                 static_cast<long long>(file.lines.code), static_cast<long long>(file.lines.comment),
                 static_cast<long long>(file.lines.blank), file.maintainability_index);
+    if (!file.functions.empty()) std::printf("     cc  cognitive  nesting  lines  where\n");
     for (const FunctionMetrics& function : file.functions)
-        std::printf("  %s:%d %-40s cc %3d  cognitive %3d  nesting %d  %d lines\n", file.path.c_str(),
-                    function.start_line, function.name.c_str(), function.cyclomatic, function.cognitive,
-                    function.max_nesting, function.lines());
+        std::printf("  %5d  %9d  %7d  %5d  %s:%d %s\n", function.cyclomatic, function.cognitive, function.max_nesting,
+                    function.lines(), file.path.c_str(), function.start_line, function.name.c_str());
     for (const Finding& finding : file.findings)
         std::printf("  %s:%d: %s: %s\n", file.path.c_str(), finding.line, finding.rule.c_str(), finding.message.c_str());
 }
@@ -147,7 +151,11 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
         }
         std::ifstream in(arguments.path, std::ios::binary);
         std::stringstream content;
-        content << in.rdbuf();
+        if (!in) {
+            std::fprintf(stderr, "mcpkit analyze: %s: cannot be read: %s\n", arguments.path.c_str(), std::strerror(errno));
+            return 2;
+        }
+        if (in.peek() != std::ifstream::traits_type::eof()) content << in.rdbuf();
         std::string source = content.str();
         FileReport file = analyze_source(arguments.path, source, *language);
         if (arguments.json)
@@ -176,10 +184,15 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
     if (!arguments.no_cache) options.cache_path = arguments.cache_path.empty() ? AnalysisCache::default_path() : arguments.cache_path;
     bool show_progress = arguments.progress == "always" || (arguments.progress == "auto" && ::isatty(STDERR_FILENO));
     if (show_progress) options.progress = draw_progress;
-    std::signal(SIGINT, [](int) { interrupted.store(true); });
+    // The first Ctrl-C stops the run and prints what is done; a second one ends the process at once.
+    std::signal(SIGINT, [](int) {
+        interrupted.store(true);
+        std::signal(SIGINT, SIG_DFL);
+    });
     options.cancel = &interrupted;
     try {
         ProjectReport report = analyze_project(arguments.path, options);
+        if (show_progress && report.cancelled) std::fputc('\n', stderr);  // the bar stopped short of its own line end
         if (arguments.json)
             std::printf("%s\n", pretty_json(to_json(report, static_cast<std::size_t>(arguments.hotspots), FileDetail::full)).c_str());
         else
