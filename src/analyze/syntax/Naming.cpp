@@ -45,6 +45,31 @@ std::string c_declarator_name(const SyntaxTree& tree, TSNode declarator) {
     return {};
 }
 
+// A closure passed to a call (callbacks, tests, handlers) is named after the call, with the call's
+// first argument when that is a string: `test("parses empty input") callback`, `items.map callback`.
+// A report full of `<anonymous>` says nothing about which callback is the complex one.
+std::string callback_name(const SyntaxTree& tree, TSNode arguments) {
+    TSNode call = ts_node_parent(arguments);
+    TSNode callee = field(call, "function");
+    if (ts_node_is_null(callee)) callee = field(call, "name");  // Java's method_invocation
+    std::string_view name = ts_node_is_null(callee) ? std::string_view() : tree.text(callee);
+    // A long or multi-line callee (a chained builder) is known by its last member.
+    if (name.size() > 60 || name.find('\n') != std::string_view::npos) name = name.substr(name.find_last_of(".\n") + 1);
+    if (name.empty()) return "<anonymous>";
+    std::string result(name);
+    TSNode first = ts_node_named_child(arguments, 0);
+    if (is(first, "string") || is(first, "string_literal") || is(first, "interpreted_string_literal") ||
+        is(first, "template_string")) {
+        std::string_view label = strip_quotes(tree.text(first));
+        if (label.size() <= 80 && label.find_first_of("\n$") == std::string_view::npos) {
+            result += "(\"";
+            result += label;
+            result += "\")";
+        }
+    }
+    return result + " callback";
+}
+
 }  // namespace
 
 std::string function_name(const SyntaxTree& tree, TSNode function) {
@@ -66,6 +91,7 @@ std::string function_name(const SyntaxTree& tree, TSNode function) {
     if (is(parent, "assignment_expression")) return text_of(tree, field(parent, "left"));
     if (is(parent, "let_declaration") || is(parent, "short_var_declaration"))
         return text_of(tree, field(parent, is(parent, "let_declaration") ? "pattern" : "left"));
+    if (is(parent, "arguments") || is(parent, "argument_list")) return callback_name(tree, parent);
     return "<anonymous>";
 }
 

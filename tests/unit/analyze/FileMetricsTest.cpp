@@ -147,6 +147,25 @@ TEST(FileMetrics, MethodsAreNamedAfterTheirTypeInEveryLanguage) {
               "g");
 }
 
+TEST(FileMetrics, CallbacksAreNamedAfterTheCallTheyArePassedTo) {
+    FileReport js = analyze_source(
+        "a.test.js", "describe('parser', () => {\n  test(\"reads empty input\", async () => {});\n  xs.map(function (x) { return x; });\n"
+        "  it(`plain template`, () => {});\n  it(`${name} in a template`, () => {});\n});\n",
+        Language::javascript);
+    ASSERT_EQ(js.functions.size(), 5U);
+    EXPECT_EQ(js.functions[0].name, "describe(\"parser\") callback");
+    EXPECT_EQ(js.functions[1].name, "test(\"reads empty input\") callback");
+    EXPECT_EQ(js.functions[2].name, "xs.map callback");
+    EXPECT_EQ(js.functions[3].name, "it(\"plain template\") callback");
+    EXPECT_EQ(js.functions[4].name, "it callback");  // a label with substitutions is not known until it runs
+    FileReport go = analyze_source("a.go", "package a\nfunc f() { http.HandleFunc(\"/x\", func(w int) {}) }\n", Language::go);
+    EXPECT_EQ(go.functions.back().name, "http.HandleFunc(\"/x\") callback");
+    FileReport rust = analyze_source("a.rs", "fn f() { v.iter().for_each(|x| { g(x); }); }\n", Language::rust);
+    EXPECT_EQ(rust.functions.back().name, "v.iter().for_each callback");
+    FileReport java = analyze_source("A.java", "class A { void f() { list.forEach(x -> { g(x); }); } }\n", Language::java);
+    EXPECT_EQ(java.functions.back().name, "forEach callback");
+}
+
 TEST(FileMetrics, FindingsPointAtTheirLine) {
     std::string source = "def long_one(x):\n";
     for (int i = 0; i < 12; ++i) source += "    if x == " + std::to_string(i) + ":\n        return " + std::to_string(i) + "\n";
