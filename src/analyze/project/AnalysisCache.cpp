@@ -12,7 +12,7 @@ namespace mcpkit::analyze {
 
 namespace {
 // Bump when the analysis changes what it reports, so old entries are not reused.
-constexpr std::string_view analyzer_version = "analyze-4";
+constexpr std::string_view analyzer_version = "analyze-5";
 }  // namespace
 
 std::string content_hash(std::string_view content) {
