@@ -5,9 +5,7 @@
 // nginx's access log records which instance served each request, so the tests prove that traffic
 // really crossed instances rather than assume it.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,42 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { eventually, mcpkit, sleep } from './support.mjs';
+import { eventually, freePort, listening, mcpkit, sleep, startProcess as start } from './support.mjs';
 
 const MAX_SESSIONS = 3;
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function accepts(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A child process whose stderr is kept for failure messages. */
-function start(command, args) {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.output = '';
-  child.stderr.on('data', (chunk) => { child.output += chunk; });
-  child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return child;
-}
-
-async function listening(child, port, what) {
-  if (!(await eventually(() => accepts(port), 10000)))
-    throw new Error(`${what} did not listen on ${port}: ${child.output}`);
-}
 
 describe('two mcpkit instances, one Redis, nginx round-robin', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-scale-out-'));

@@ -1,5 +1,6 @@
 // Shared helpers for the interop tests: where mcpkit is, and how to start its servers.
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,4 +79,40 @@ export class RawSession {
     return answer;
   }
   close() { this.child.stdin.end(); return this.exited; }
+}
+
+/** A TCP port on loopback that nothing listens on just now. */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts connections on `port`. */
+export async function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A child process whose stderr is kept for failure messages. */
+export function startProcess(command, args) {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.output = '';
+  child.stderr.on('data', (chunk) => { child.output += chunk; });
+  child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return child;
+}
+
+/** Waits until `child` listens on `port`, or fails with what it printed. */
+export async function listening(child, port, what) {
+  if (!(await eventually(() => accepts(port), 10000)))
+    throw new Error(`${what} did not listen on ${port}: ${child.output}`);
 }
