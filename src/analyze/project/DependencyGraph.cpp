@@ -273,4 +273,33 @@ boost::json::object to_json(const DependencyGraph& graph, const std::vector<File
             {"topExternal", std::move(top_external)}};
 }
 
+std::vector<ReachedFile> reachable_within(const DependencyGraph& graph, std::size_t file_count, int start, int max_steps,
+                                          Direction direction) {
+    std::vector<std::vector<int>> next(file_count);
+    for (const auto& [from, to] : graph.edges) {
+        if (direction == Direction::imports)
+            next[static_cast<std::size_t>(from)].push_back(to);
+        else
+            next[static_cast<std::size_t>(to)].push_back(from);
+    }
+    // Breadth first, so each file is reported at its shortest distance.
+    std::vector<int> steps(file_count, -1);
+    steps[static_cast<std::size_t>(start)] = 0;
+    std::vector<ReachedFile> reached;
+    std::size_t frontier = 0;
+    std::vector<int> queue{start};
+    while (frontier < queue.size()) {
+        int file = queue[frontier++];
+        int distance = steps[static_cast<std::size_t>(file)];
+        if (distance == max_steps) continue;
+        for (int neighbour : next[static_cast<std::size_t>(file)]) {
+            if (steps[static_cast<std::size_t>(neighbour)] >= 0) continue;
+            steps[static_cast<std::size_t>(neighbour)] = distance + 1;
+            reached.push_back({neighbour, distance + 1});
+            queue.push_back(neighbour);
+        }
+    }
+    return reached;
+}
+
 }  // namespace mcpkit::analyze

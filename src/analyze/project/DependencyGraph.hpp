@@ -26,4 +26,16 @@ DependencyGraph build_dependency_graph(const std::vector<FileReport>& files, con
 
 boost::json::object to_json(const DependencyGraph& graph, const std::vector<FileReport>& files, std::size_t max_edges);
 
+/// A file reachable from another by following imports, and how many import steps away it is.
+struct ReachedFile {
+    int file;
+    int steps;
+};
+
+/// The files `start` reaches in at most `max_steps` import steps, nearest first: what it imports
+/// (`Direction::imports`) or what imports it (`Direction::imported_by`), directly and through others.
+enum class Direction { imports, imported_by };
+std::vector<ReachedFile> reachable_within(const DependencyGraph& graph, std::size_t file_count, int start, int max_steps,
+                                          Direction direction);
+
 }  // namespace mcpkit::analyze

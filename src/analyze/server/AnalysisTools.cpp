@@ -291,6 +291,19 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
             if (from == self) resolved.push_back(json::string(report.files[static_cast<std::size_t>(to)].path));
             if (to == self) imported_by.push_back(json::string(report.files[static_cast<std::size_t>(from)].path));
         }
+        // Beyond the direct neighbours, up to maxDepth import steps each way.
+        int max_steps = 1;
+        if (const json::value* depth = arguments.if_contains("maxDepth"); depth && depth->is_number())
+            max_steps = static_cast<int>(depth->to_number<double>());
+        auto reached_json = [&](Direction direction) {
+            json::array reached;
+            for (const ReachedFile& file : reachable_within(*report.dependencies, report.files.size(), self, max_steps, direction))
+                reached.push_back(json::object{{"path", report.files[static_cast<std::size_t>(file.file)].path}, {"steps", file.steps}});
+            return reached;
+        };
+        json::object transitive{{"maxDepth", max_steps},
+                                {"dependsOn", reached_json(Direction::imports)},
+                                {"importedBy", reached_json(Direction::imported_by)}};
         json::array cycles;
         for (const auto& cycle : report.dependencies->cycles)
             if (std::find(cycle.begin(), cycle.end(), self) != cycle.end()) {
@@ -298,14 +311,19 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
                 for (int index : cycle) members.push_back(json::string(report.files[static_cast<std::size_t>(index)].path));
                 cycles.push_back(std::move(members));
             }
+        auto files = [](std::size_t count) { return std::to_string(count) + (count == 1 ? " file" : " files"); };
         ToolOutput output;
         output.text = relative + ": " + std::to_string(imports.size()) + " imports (" + std::to_string(resolved.size()) +
-                      " inside the project), imported by " + std::to_string(imported_by.size()) + " files" +
+                      " inside the project), imported by " + files(imported_by.size()) +
                       (cycles.empty() ? "" : ", in " + std::to_string(cycles.size()) + " import cycles");
+        if (max_steps > 1)
+            output.text += "; within " + std::to_string(max_steps) + " steps it reaches " +
+                           files(transitive["dependsOn"].as_array().size()) + " and is reached from " +
+                           files(transitive["importedBy"].as_array().size());
         output.summary = output.text;
         output.data = json::object{{"path", relative},       {"projectPath", root},       {"imports", std::move(imports)},
                                    {"dependsOn", std::move(resolved)}, {"importedBy", std::move(imported_by)},
-                                   {"cycles", std::move(cycles)}};
+                                   {"transitive", std::move(transitive)}, {"cycles", std::move(cycles)}};
         output.subject = path;
         return output;
     });

@@ -145,14 +145,20 @@ std::vector<CatalogEntry> build_catalog() {
         {"get-dependencies",
          "analysis",
          {"dependencies", "imports", "navigation"},
-         "What a file imports, which of those are files of the project, which project files import it, and the "
-         "import cycles it is part of.",
+         "What a file imports, which of those are files of the project, which project files import it, the "
+         "files it reaches (and that reach it) through other imports up to maxDepth steps, and the import cycles "
+         "it is part of.",
          object_schema({{"path", text_property("The file whose imports to follow, absolute or relative to the server's root, e.g. pkg/module.py")},
                         {"projectPath", text_property("The project the file belongs to (default: the file's directory)")},
+                        {"maxDepth", {{"type", "integer"}, {"minimum", 1}, {"maximum", 64},
+                                      {"description", "How many import steps to follow in transitive.dependsOn and "
+                                                      "transitive.importedBy (default 1: direct imports only)"}}},
                         {"sessionId", session_property()}},
                        {"path"}),
          {{"type", "object"}},
-         {example("A module of a package", {{"path", "pkg/module.py"}, {"projectPath", "."}})}});
+         {example("A module of a package", {{"path", "pkg/module.py"}, {"projectPath", "."}}),
+          example("Everything a module needs, through three levels of imports",
+                  {{"path", "src/app.ts"}, {"projectPath", "."}, {"maxDepth", 3}})}});
     catalog.push_back({"create-session",
                        "session",
                        {"session"},

@@ -181,3 +181,29 @@ TEST(AnalyzeServer, DiscoveryListsByCategoryWithExamples) {
         EXPECT_EQ(envelope(unknown).at("status").at("code").as_int64(), 404);
     });
 }
+
+TEST(AnalyzeServer, DependenciesAreFollowedBothWaysUpToMaxDepth) {
+    AnalyzeFixture f;
+    // d imports c, c imports a, a imports b (from the fixture).
+    std::ofstream(f.root / "pkg/c.py") << "from pkg import a\n";
+    std::ofstream(f.root / "pkg/d.py") << "import pkg.c\n";
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        auto direct = co_await client.call_tool("get-dependencies", arguments(R"({"path": "pkg/a.py", "projectPath": "."})"));
+        const json::object& one = envelope(direct).at("data").as_object();
+        EXPECT_EQ(one.at("dependsOn"), json::array({"pkg/b.py"}));
+        EXPECT_EQ(one.at("importedBy"), json::array({"pkg/c.py"}));
+        EXPECT_EQ(one.at("transitive").at("maxDepth").as_int64(), 1);
+        EXPECT_EQ(one.at("transitive").at("importedBy").as_array().size(), 1u);
+
+        auto deeper = co_await client.call_tool("get-dependencies",
+                                                arguments(R"({"path": "pkg/a.py", "projectPath": ".", "maxDepth": 3})"));
+        const json::object& three = envelope(deeper).at("data").at("transitive").as_object();
+        EXPECT_EQ(three.at("importedBy"), json::parse(R"([{"path": "pkg/c.py", "steps": 1}, {"path": "pkg/d.py", "steps": 2}])"));
+        EXPECT_EQ(three.at("dependsOn"), json::parse(R"([{"path": "pkg/b.py", "steps": 1}])"));
+        EXPECT_TRUE(contains(deeper.content[0].json.at("text"), "within 3 steps it reaches 1 file and is reached from 2 files"));
+
+        auto refused = co_await client.call_tool("get-dependencies", arguments(R"({"path": "pkg/a.py", "maxDepth": 0})"));
+        EXPECT_EQ(envelope(refused).at("status").at("code").as_int64(), 400);
+        EXPECT_TRUE(contains(envelope(refused).at("status").at("message"), "maxDepth"));
+    });
+}
