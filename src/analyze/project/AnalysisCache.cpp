@@ -1,5 +1,7 @@
 #include "analyze/project/AnalysisCache.hpp"
 
+#include "analyze/AnalyzerFingerprint.hpp"
+
 #include <boost/json.hpp>
 #include <openssl/evp.h>
 #include <sqlite3.h>
@@ -11,8 +13,8 @@
 namespace mcpkit::analyze {
 
 namespace {
-// Bump when the analysis changes what it reports, so old entries are not reused.
-constexpr std::string_view analyzer_version = "analyze-5";
+// A report is reused only by the analyzer that made it (see src/analyze/CMakeLists.txt).
+constexpr std::string_view analyzer_version = "analyze-" MCPKIT_ANALYZER_FINGERPRINT;
 }  // namespace
 
 std::string content_hash(std::string_view content) {
