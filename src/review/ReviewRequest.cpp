@@ -2,6 +2,7 @@
 #include "review/Text.hpp"
 
 #include <boost/json/string.hpp>
+#include <mcp/jsonrpc/JsonWriter.hpp>
 
 #include <cstdio>
 
@@ -87,7 +88,7 @@ std::variant<ReviewRequest, ArgumentError> parse_review_request(const json::obje
     if (const json::value* mode = arguments.if_contains("mode"); mode && !mode->is_null()) {
         auto parsed = mode->is_string() ? parse_mode(mode->get_string()) : std::nullopt;
         if (!parsed)
-            return ArgumentError{"Invalid mode " + json::serialize(*mode) +
+            return ArgumentError{"Invalid mode " + mcp::jsonrpc::to_json_text(*mode) +
                                  ": must be one of replace, append, update-section"};
         request.mode = *parsed;
     }

@@ -1,5 +1,6 @@
 #include "server/SchemaValidator.hpp"
 
+#include "mcp/jsonrpc/JsonWriter.hpp"
 #include "server/SimpleSchema.hpp"
 
 #include <valijson/adapters/boost_json_adapter.hpp>
@@ -7,8 +8,6 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
-
-#include <boost/json/serialize.hpp>
 
 #include <stdexcept>
 
@@ -40,7 +39,7 @@ std::string explain(const std::string& description, const boost::json::object* s
     if (description.find("enum") != std::string::npos) {
         if (auto* values = schema->if_contains("enum"); values && values->is_array() && !values->get_array().empty()) {
             std::string allowed;
-            for (const auto& value : values->get_array()) allowed += (allowed.empty() ? "" : ", ") + boost::json::serialize(value);
+            for (const auto& value : values->get_array()) allowed += (allowed.empty() ? "" : ", ") + jsonrpc::to_json_text(value);
             return "must be one of " + allowed;
         }
     }

@@ -25,6 +25,7 @@ TEST(ReviewRequest, RefusesBadArgumentsNamingTheFieldAndTheFix) {
     EXPECT_EQ(error_of(R"({"content": "  \n "})"), "Invalid content: cannot be empty; write the review as markdown");
     EXPECT_EQ(error_of(R"({"content": "x", "mode": "merge"})"),
               "Invalid mode \"merge\": must be one of replace, append, update-section");
+    EXPECT_EQ(error_of(R"({"content": "x", "mode": 1.5})"), "Invalid mode 1.5: must be one of replace, append, update-section");
     EXPECT_NE(error_of(R"({"content": "x", "mode": "update-section"})").find("Missing required parameter: section"),
               std::string::npos);
     EXPECT_NE(error_of(R"({"content": "x", "mode": "update-section", "section": " "})").find("Invalid section"),

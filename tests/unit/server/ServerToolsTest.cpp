@@ -91,12 +91,16 @@ TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
                            .description = "enum and type",
                            .input_schema = schema_object({{"colour", {{"type", "string"}, {"enum", json::array{"red", "blue"}}}},
                                                           {"coats", {{"type", "integer"}, {"minimum", 1}}},
+                                                          {"gloss", {{"enum", json::array{0.5, 1.0}}}},
                                                           {"layers", {{"type", "array"}, {"items", {{"type", "object"}}}}}})},
                       [](ToolCall&) { return CallToolResult::text("painted"); });
     f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
         json::object wrong_colour{{"colour", "green"}};
         EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_colour)),
                   "Invalid arguments for tool paint: [colour]: must be one of \"red\", \"blue\"");
+        json::object wrong_gloss{{"gloss", 0.7}};
+        EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_gloss)),
+                  "Invalid arguments for tool paint: [gloss]: must be one of 0.5, 1");
         json::object wrong_coats{{"coats", "two"}};
         EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_coats)),
                   "Invalid arguments for tool paint: [coats]: must be an integer");
