@@ -6,6 +6,7 @@
 #include "analyze/metrics/FileAnalyzer.hpp"
 #include "analyze/project/AnalysisCache.hpp"
 #include "analyze/project/ProjectAnalyzer.hpp"
+#include "analyze/project/SourceFiles.hpp"
 #include "cli/PrettyJson.hpp"
 
 #include <boost/json.hpp>
@@ -14,13 +15,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace mcpkit::cli {
 
@@ -149,14 +146,12 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
                          std::uintmax_t(size), std::intmax_t(arguments.max_file_bytes));
             return 2;
         }
-        std::ifstream in(arguments.path, std::ios::binary);
-        std::stringstream content;
-        if (!in) {
-            std::fprintf(stderr, "mcpkit analyze: %s: cannot be read: %s\n", arguments.path.c_str(), std::strerror(errno));
+        std::string source;
+        std::optional<FileIdentity> identity;
+        if (std::string error = read_file(arguments.path, source, identity); !error.empty()) {
+            std::fprintf(stderr, "mcpkit analyze: %s: cannot be read: %s\n", arguments.path.c_str(), error.c_str());
             return 2;
         }
-        if (in.peek() != std::ifstream::traits_type::eof()) content << in.rdbuf();
-        std::string source = content.str();
         FileReport file = analyze_source(arguments.path, source, *language);
         if (arguments.json)
             std::printf("%s\n", pretty_json(to_json(file)).c_str());

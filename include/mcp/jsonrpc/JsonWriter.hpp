@@ -18,8 +18,6 @@ void append_json(std::string& out, const boost::json::value& value);
 void append_json(std::string& out, const boost::json::object& object);
 /// Appends `text` as a JSON string, quoted and escaped.
 void append_json_string(std::string& out, std::string_view text);
-/// Appends a number as append_json writes it inside a value.
-void append_json_number(std::string& out, double number);
 
 /// The JSON text of `value`.
 std::string to_json_text(const boost::json::value& value);

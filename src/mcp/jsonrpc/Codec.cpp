@@ -2,7 +2,6 @@
 
 #include "mcp/jsonrpc/ErrorCodes.hpp"
 
-
 namespace mcp::jsonrpc {
 namespace json = boost::json;
 

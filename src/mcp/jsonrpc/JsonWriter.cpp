@@ -44,6 +44,21 @@ void append_object(std::string& out, const json::object& object) {
     out += '}';
 }
 
+void append_double(std::string& out, double number) {
+    if (!std::isfinite(number)) {
+        out += "null";
+        return;
+    }
+    if (number == 0) {  // also -0, which JavaScript writes as 0
+        out += '0';
+        return;
+    }
+    char buffer[32];
+    // Shortest text that reads back as the same double: 100 → "100", 0.1 → "0.1", 1e21 → "1e+21".
+    auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
+    out.append(buffer, end);
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
@@ -68,28 +83,13 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-void append_json_number(std::string& out, double number) {
-    if (!std::isfinite(number)) {
-        out += "null";
-        return;
-    }
-    if (number == 0) {  // also -0, which JavaScript writes as 0
-        out += '0';
-        return;
-    }
-    char buffer[32];
-    // Shortest text that reads back as the same double: 100 → "100", 0.1 → "0.1", 1e21 → "1e+21".
-    auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
-    out.append(buffer, end);
-}
-
 void append_json(std::string& out, const json::value& value) {
     switch (value.kind()) {
     case json::kind::null: out += "null"; break;
     case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
     case json::kind::int64: append_integer(out, value.get_int64()); break;
     case json::kind::uint64: append_integer(out, value.get_uint64()); break;
-    case json::kind::double_: append_json_number(out, value.get_double()); break;
+    case json::kind::double_: append_double(out, value.get_double()); break;
     case json::kind::string: append_json_string(out, value.get_string()); break;
     case json::kind::array: {
         out += '[';
