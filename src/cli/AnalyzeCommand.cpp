@@ -7,6 +7,7 @@
 #include "analyze/server/AnalyzeServer.hpp"
 
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/StreamTransport.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <boost/asio/io_context.hpp>
@@ -23,7 +24,14 @@ void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& argum
         ->check(CLI::Range(1, 7 * 24 * 3600))
         ->capture_default_str();
     analyze.add_option("--history", arguments.history, "Calls kept per session")->check(CLI::Range(1, 10000))->capture_default_str();
-    analyze.add_option("--root", arguments.root, "Directory that relative paths in arguments start from (default: here)");
+    analyze.add_option("--root", arguments.root,
+                       "Directory that relative paths start from; paths resolving outside it are refused (default: "
+                       "here, and confined only over --http)");
+    analyze.add_flag("--allow-outside-root", arguments.allow_outside_root,
+                     "stdio only: with --root, still read files outside it");
+    analyze.add_option("--max-message-size", arguments.max_message_size, "Largest accepted message, in bytes")
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30))
+        ->capture_default_str();
     analyze.add_flag("--no-cache", arguments.no_cache, "Do not keep or reuse results by file content");
     analyze.add_option("--cache", arguments.cache_path, "Cache file (default: $XDG_CACHE_HOME/mcpkit/analyze.sqlite)");
     analyze.add_option("--max-file-bytes", arguments.max_file_bytes,
@@ -48,8 +56,15 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
     policy.max_history = arguments.history;
     policy.default_ttl_seconds = arguments.session_ttl_seconds;
     analyze::CallRunner runner(*store, policy);
+    if (arguments.allow_outside_root && !arguments.http.empty()) {
+        std::fprintf(stderr, "mcpkit analyze: --allow-outside-root is for the stdio server only; over HTTP every path "
+                             "stays under --root\n");
+        return 2;
+    }
     analyze::AnalyzeServerOptions options;
     options.root = arguments.root;
+    // Confined when a root is named, and always over HTTP, where callers are not the local user.
+    options.confine_to_root = !arguments.http.empty() || (!arguments.root.empty() && !arguments.allow_outside_root);
     options.max_file_bytes = arguments.max_file_bytes;
     if (!arguments.no_cache)
         options.cache_path = arguments.cache_path.empty() ? analyze::AnalysisCache::default_path() : arguments.cache_path;
@@ -61,11 +76,20 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
         "Start with analyze-project for an overview, then analyze-file or get-symbols for detail. Create a session "
         "(create-session) and pass its sessionId to build on earlier answers.";
     mcp::Server server({.name = "mcpkit-analyze", .version = std::string(analyze::analyze_version)}, server_options);
-    analyze::add_analyze_tools(server, runner, options);
+    try {
+        analyze::add_analyze_tools(server, runner, options);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "mcpkit analyze: %s\n", error.what());
+        return 2;
+    }
     log("serving with sessions in " + store->description());
 
     boost::asio::io_context io(1);
-    if (arguments.http.empty()) return mcp::serve_stdio(server, io);
+    if (arguments.http.empty()) {
+        mcp::StreamTransportOptions stream;
+        stream.max_message_size = arguments.max_message_size;
+        return mcp::serve_stdio(server, io, stream);
+    }
     mcp::StreamableHttpServerOptions http;
     if (!parse_host_port(arguments.http, http.host, http.port)) {
         std::fprintf(stderr, "mcpkit analyze: --http wants HOST:PORT (e.g. 127.0.0.1:3000), got \"%s\"\n",
@@ -73,6 +97,7 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
         return 2;
     }
     http.log = log;
+    http.max_body_bytes = arguments.max_message_size;
     try {
         return mcp::serve_http(server, io, std::move(http), [&](std::uint16_t port) {
             std::fprintf(stderr, "mcpkit analyze: listening on http://%s:%u/mcp\n", arguments.http.substr(0, arguments.http.rfind(':')).c_str(), port);

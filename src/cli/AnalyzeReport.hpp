@@ -34,6 +34,8 @@ struct AnalyzeServerArguments {
     std::int64_t max_file_bytes = 4 << 20;
     std::string http;
     bool log_json = false;
+    bool allow_outside_root = false;
+    std::size_t max_message_size = 16u << 20;
 };
 void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& arguments);
 int run_analyze_server(const AnalyzeServerArguments& arguments);

@@ -15,8 +15,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <unistd.h>
 
 namespace mcpkit::cli {
@@ -25,11 +29,30 @@ namespace json = boost::json;
 
 namespace {
 
-/// Arguments given on the command line as JSON must be an object.
-json::object parse_object_argument(const std::string& text, const std::string& what) {
+/// The JSON text of an argument: as written, from a file (@PATH) or from stdin (-). The command
+/// line holds at most 128 KiB per argument; larger arguments come through the other two.
+std::string argument_text(const std::string& given, const std::string& what) {
+    if (given == "-") {
+        std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        return text;
+    }
+    if (given.starts_with('@')) {
+        std::ifstream in(given.substr(1), std::ios::binary);
+        if (!in) throw std::invalid_argument(what + ": cannot read " + given.substr(1) + ": " + std::strerror(errno));
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }
+    return given;
+}
+
+/// Arguments given as JSON must be an object.
+json::object parse_object_argument(const std::string& given, const std::string& what) {
+    std::string text = argument_text(given, what);
     boost::system::error_code ec;
     json::value value = json::parse(text, ec);
-    if (ec) throw std::invalid_argument(what + " is not valid JSON (" + ec.message() + "): " + text);
+    if (ec) {
+        std::string shown = text.size() > 200 ? text.substr(0, 200) + "…" : text;
+        throw std::invalid_argument(what + " is not valid JSON (" + ec.message() + "): " + shown);
+    }
     if (!value.is_object()) throw std::invalid_argument(what + " must be a JSON object, like '{\"text\": \"hi\"}'");
     return value.get_object();
 }
@@ -108,7 +131,7 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
         json::object prompt_arguments = args.size() == 2 ? parse_object_argument(args[1], "the prompt arguments") : json::object();
         print(co_await client.get_prompt(args[0], std::move(prompt_arguments)));
     } else if (verb == "tour") {
-        co_await tour(client, std::cout);
+        co_await tour(client, std::cout, arguments.tour_calls);
     } else {
         throw std::invalid_argument("unknown verb \"" + verb + "\": use tools, call, resources, read, prompts, prompt or tour");
     }
@@ -120,13 +143,19 @@ void add_client_command(CLI::App& app, ClientArguments& arguments) {
     auto* command = app.add_subcommand(
         "client", "Inspect any MCP server: mcpkit client VERB [ARGS] -- COMMAND ARGS...\n"
                   "                   or: mcpkit client VERB [ARGS] --url http://HOST:PORT/mcp\n"
-                  "Verbs: tools, call NAME JSON, resources, read URI, prompts, prompt NAME JSON, tour");
+                  "Verbs: tools, call NAME JSON, resources, read URI, prompts, prompt NAME JSON, tour\n"
+                  "JSON may be given as @FILE or - (stdin) when it is large");
     command->add_option("verb", arguments.verb, "tools | call | resources | read | prompts | prompt | tour");
     command->add_option("arguments", arguments.verb_arguments, "The verb's arguments");
     command->add_option("--protocol", arguments.protocol, "Protocol version: 2025-11-25 (default), 2026-07-28, auto, …");
     command->add_option("--timeout", arguments.timeout_seconds, "Seconds to wait for each answer")->check(CLI::PositiveNumber);
     command->add_flag("--quiet-server", arguments.quiet_stderr, "Do not copy the server's stderr to ours");
+    command->add_option("--call", arguments.tour_calls,
+                        "tour: also call this tool though it is not annotated read-only (repeat for several)");
     command->add_option("--url", arguments.url, "Talk to a Streamable HTTP server at this URL instead of starting one");
+    command->add_flag("--sse", arguments.legacy_sse,
+                      "The --url speaks the 2024-11-05 HTTP+SSE transport: GET it for the endpoint at once (without "
+                      "--sse, a server refusing a POST there is detected and used the same way)");
     command->add_flag("--conformance", arguments.conformance,
                       "Act as the conformance suite's client: mcpkit client --conformance URL "
                       "(reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)");
@@ -163,6 +192,7 @@ int run_client(const ClientArguments& arguments) {
             if (!arguments.url.empty()) {
                 mcp::StreamableHttpClientOptions http_options;
                 http_options.url = arguments.url;
+                http_options.legacy_only = arguments.legacy_sse;
                 http_options.log = [](std::string_view message) {
                     std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
                 };

@@ -33,7 +33,9 @@ struct ClientArguments {
     bool quiet_stderr = false;
     std::vector<std::string> server_command;  ///< after "--"
     std::string url;                          ///< --url: a Streamable HTTP server instead of a command
+    bool legacy_sse = false;                  ///< --sse: the URL speaks HTTP+SSE (2024-11-05)
     bool conformance = false;                 ///< --conformance URL: the conformance suite's client
+    std::vector<std::string> tour_calls;      ///< --call NAME: tools the tour may call though not read-only
 };
 int run_conformance_client(const std::string& url);
 void add_client_command(CLI::App& app, ClientArguments& arguments);
@@ -41,6 +43,7 @@ int run_client(const ClientArguments& arguments);
 
 struct ReviewArguments {
     int timeout_ms = 5000;
+    std::size_t max_message_size = 16u << 20;
     bool log_json = false;
 };
 struct ReviewPanelArguments {

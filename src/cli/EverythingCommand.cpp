@@ -18,7 +18,8 @@ namespace mcpkit::cli {
 void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
     auto* command = app.add_subcommand("everything", "Serve the MCP conformance fixture (every feature) over stdio");
     command->add_option("--max-message-size", arguments.max_message_size, "Largest accepted message, in bytes")
-        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30))
+        ->capture_default_str();
     command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
     command->add_option("--poll-us", arguments.poll_microseconds,
                         "Microseconds to poll stdin before sleeping while the client answers quickly (0: never)")

@@ -9,6 +9,7 @@
 #include "review/SocketDiscovery.hpp"
 
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/StreamTransport.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -26,6 +27,9 @@ void add_review_commands(CLI::App& app, ReviewArguments& review, ReviewPanelArgu
         ->capture_default_str()
         ->check(CLI::Range(100, 600000));
     server->add_flag("--log-json", review.log_json, "Write stderr log lines as JSON objects");
+    server->add_option("--max-message-size", review.max_message_size, "Largest accepted message, in bytes")
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30))
+        ->capture_default_str();
 
     auto* editor = app.add_subcommand("review-panel",
                                       "Show reviews from `mcpkit review` on a local web page that updates live");
@@ -56,7 +60,9 @@ int run_review(const ReviewArguments& arguments) {
     review::IpcReviewSink sink(client, log);
     char directory[4096];
     review::add_review_tools(server, sink, ::getcwd(directory, sizeof directory) ? directory : "/");
-    int code = mcp::serve_stdio(server, io);
+    mcp::StreamTransportOptions stream;
+    stream.max_message_size = arguments.max_message_size;
+    int code = mcp::serve_stdio(server, io, stream);
     client.close();
     return code;
 }

@@ -4,6 +4,8 @@
 
 #include <mcp/Error.hpp>
 
+#include <algorithm>
+
 namespace mcpkit::cli {
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -30,9 +32,29 @@ std::optional<json::object> sample_arguments(const mcp::Tool& tool) {
     return arguments;
 }
 
+bool annotated(const mcp::Tool& tool, std::string_view hint) {
+    auto* value = tool.annotations.if_contains(hint);
+    return value && value->is_bool() && value->get_bool();
+}
+
+/// Why the tour leaves a tool alone, or nothing when it may call it.
+std::optional<std::string> reason_to_skip(const mcp::Tool& tool, const std::vector<std::string>& also_call) {
+    bool asked = std::find(also_call.begin(), also_call.end(), tool.name) != also_call.end();
+    if (asked) return std::nullopt;
+    if (annotated(tool, "destructiveHint"))
+        return "annotated destructiveHint: it may delete or overwrite; call it by name with --call " + tool.name;
+    if (!annotated(tool, "readOnlyHint"))
+        return "not annotated readOnlyHint: it may change things; add --call " + tool.name + " to call it anyway";
+    // Calls that would wait on a person or a model are left to the interactive verbs.
+    for (std::string_view waits : {"elicitation", "sampling", "input_required", "reconnection"})
+        if (tool.name.find(waits) != std::string::npos)
+            return "it would wait for a person or a model; use mcpkit client call " + tool.name;
+    return std::nullopt;
+}
+
 }  // namespace
 
-asio::awaitable<void> tour(mcp::Client& client, std::ostream& out) {
+asio::awaitable<void> tour(mcp::Client& client, std::ostream& out, const std::vector<std::string>& also_call) {
     show(out, "←", "initialize: the server",
          json::object{{"protocolVersion", client.protocol_version()},
                       {"serverInfo", client.server_info().to_json()},
@@ -44,13 +66,20 @@ asio::awaitable<void> tour(mcp::Client& client, std::ostream& out) {
         json::array names;
         for (const auto& tool : tools) names.emplace_back(tool.name);
         show(out, "←", "tools/list", json::object{{"count", tools.size()}, {"names", names}});
+        json::array skipped;
+        auto skip = [&](const mcp::Tool& tool, std::string why) {
+            skipped.push_back(json::object{{"tool", tool.name}, {"why", std::move(why)}});
+        };
         for (const auto& tool : tools) {
-            // Calls that would wait on a person or a model are left to the interactive verbs.
-            if (tool.name.find("elicitation") != std::string::npos || tool.name.find("sampling") != std::string::npos ||
-                tool.name.find("input_required") != std::string::npos || tool.name.find("reconnection") != std::string::npos)
+            if (auto why = reason_to_skip(tool, also_call)) {
+                skip(tool, std::move(*why));
                 continue;
+            }
             auto arguments = sample_arguments(tool);
-            if (!arguments) continue;
+            if (!arguments) {
+                skip(tool, "it needs arguments the tour cannot make up; use mcpkit client call " + tool.name + " JSON");
+                continue;
+            }
             show(out, "→", "tools/call " + tool.name, *arguments);
             try {
                 mcp::RequestOptions options;
@@ -65,6 +94,10 @@ asio::awaitable<void> tour(mcp::Client& client, std::ostream& out) {
                 show(out, "←", "error", json::object{{"code", e.code()}, {"message", e.what()}});
             }
         }
+        if (!skipped.empty()) show(out, "·", "tools not called", skipped);
+        for (const auto& name : also_call)
+            if (std::none_of(tools.begin(), tools.end(), [&](const mcp::Tool& tool) { return tool.name == name; }))
+                show(out, "·", "--call names no tool of this server", json::string(name));
     }
     if (caps.contains("resources")) {
         auto resources = co_await client.list_resources();

@@ -52,9 +52,13 @@ constexpr std::string_view json_schema_2020_12_text = R"json({
   "additionalProperties": false
 })json";
 
+/// Every tool here only answers: none changes anything outside its own call, which clients such as
+/// `mcpkit client tour` read from readOnlyHint before calling a tool unasked.
 mcp::Tool tool(std::string name, std::string description, json::object input_schema = no_arguments()) {
-    return mcp::Tool{
-        .name = std::move(name), .description = std::move(description), .input_schema = std::move(input_schema)};
+    return mcp::Tool{.name = std::move(name),
+                     .description = std::move(description),
+                     .input_schema = std::move(input_schema),
+                     .annotations = {{"readOnlyHint", true}, {"destructiveHint", false}, {"openWorldHint", false}}};
 }
 
 asio::awaitable<void> sleep_for(std::chrono::milliseconds duration) {

@@ -2,6 +2,8 @@
 
 #include "review/PanelAssets.hpp"
 
+#include <mcp/transport/HostPolicy.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -77,9 +79,12 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
         if (options.log) options.log(message);
     }
 
-    bool host_allowed(std::string_view host) const {
-        std::string port = ":" + std::to_string(acceptor.local_endpoint().port());
-        return host == "127.0.0.1" + port || host == "localhost" + port || host == "[::1]" + port;
+    /// The loopback names on the panel's own port, and a page only from the panel's loopback port.
+    std::optional<std::string> refuse_host_or_origin(const Request& request) const {
+        auto policy = mcp::HostPolicy::loopback(acceptor.local_endpoint().port());
+        auto origin = request.find(web::field::origin);
+        return policy.check(request[web::field::host],
+                            origin == request.end() ? std::nullopt : std::optional<std::string_view>(origin->value()));
     }
 
     Response reply(const Request& request, web::status status, std::string body,
@@ -99,11 +104,10 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
     }
 
     Response open_reference(const Request& request) {
-        auto origin = request[web::field::origin];
-        std::string own_origin = "http://" + std::string(request[web::field::host]);
-        if (origin != own_origin)
+        if (!mcp::HostPolicy::same_origin(request[web::field::origin], request[web::field::host]))
             return error(request, web::status::forbidden,
-                         "Opening the editor is allowed only from the panel's own page (Origin " + own_origin + ")");
+                         "Opening the editor is allowed only from the panel's own page (Origin http://" +
+                             std::string(request[web::field::host]) + ")");
         if (!same_token(request["X-Review-Token"], options.token))
             return error(request, web::status::forbidden, "Missing or wrong X-Review-Token; reload the panel page");
         boost::system::error_code ec;
@@ -132,9 +136,8 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
 
     /// Answers one request; nullopt means the connection became an event stream and is done.
     asio::awaitable<std::optional<Response>> route(const Request& request, beast::tcp_stream& stream) {
-        if (!host_allowed(request[web::field::host]))
-            co_return error(request, web::status::forbidden,
-                            "Unexpected Host header; open the panel at the address it printed");
+        if (auto problem = refuse_host_or_origin(request))
+            co_return error(request, web::status::forbidden, *problem + "; open the panel at the address it printed");
         Target target = parse_target(request.target());
         bool get = request.method() == web::verb::get;
         if (get && (target.path == "/review.js" || target.path == "/review.css")) {

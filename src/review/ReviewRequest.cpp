@@ -114,6 +114,11 @@ std::variant<ReviewRequest, ArgumentError> parse_review_request(const json::obje
             return ArgumentError{"Invalid baseUri: expected an absolute path or a file:// URI of the directory "
                                  "that relative references are under"};
         base = base_uri->get_string();
+        // The editor would open the path only up to the NUL ("/a\u0000/b" is "/a"), raw or as %00.
+        auto decoded = file_uri_to_path(base);
+        if (base.find('\0') != std::string_view::npos || (decoded && decoded->find('\0') != std::string::npos))
+            return ArgumentError{"Invalid baseUri: it contains a NUL byte (\\u0000 or %00), which no path can "
+                                 "hold; remove it"};
         if (base.find("://") != std::string_view::npos && !file_uri_to_path(base))
             return ArgumentError{"Invalid baseUri \"" + std::string(base) +
                                  "\": only local file:// URIs (or absolute paths) can be opened in the editor"};

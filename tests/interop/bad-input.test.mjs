@@ -78,8 +78,18 @@ describe('mcpkit everything under bad input', () => {
     session.send({ jsonrpc: '2.0', id: 50, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(10000) } } });
     session.send({ jsonrpc: '2.0', id: 51, method: 'tools/call', params: { name: 'echo', arguments: { text: 'small' } } });
     const refused = await session.take((m) => m.error?.code === -32600 && m.id === null);
-    assert.match(refused.error.message, /exceeds/);
+    assert.match(refused.error.message, /exceeds the limit of 4096 bytes.*--max-message-size/);
     assert.equal((await session.response(51)).result.content[0].text, 'small');
+  });
+
+  // Before: 1e999 parses as infinity and came back as null, which matches no token the client sent.
+  test('a progressToken that overflows a double comes back as sent', async () => {
+    session.write('{"jsonrpc":"2.0","id":70,"method":"tools/call","params":{"name":"test_tool_with_progress",' +
+      '"arguments":{},"_meta":{"progressToken":1e999}}}\n');
+    await session.response(70);
+    const progress = session.lines.filter((line) => line.includes('notifications/progress') && line.includes('progressToken'));
+    assert.ok(progress.length > 0);
+    for (const line of progress.slice(-3)) assert.match(line, /"progressToken":1e999[,}]/);
   });
 
   test('batches are refused in 2025-11-25', async () => {
@@ -106,4 +116,22 @@ describe('batches in 2025-03-26', () => {
       await session.close();
     }
   });
+});
+
+// Before: analyze and review told the user to raise a limit they had no option for.
+describe('every stdio server takes --max-message-size', () => {
+  for (const command of [['analyze', '--no-cache'], ['review']]) {
+    test(`mcpkit ${command[0]} refuses a message over its limit and names the option`, async () => {
+      const session = new RawSession(mcpkit, [...command, '--max-message-size', '2048']);
+      try {
+        await session.initialize();
+        session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: { text: 'x'.repeat(4000) } } });
+        const refused = await session.take((m) => m.error?.code === -32600 && m.id === null);
+        assert.match(refused.error.message, /Message of \d+ bytes exceeds the limit of 2048 bytes.*--max-message-size/);
+        assert.deepEqual((await session.request(2, 'ping')).result, {});
+      } finally {
+        await session.close();
+      }
+    });
+  }
 });

@@ -30,6 +30,7 @@ export class RawSession {
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.buffer = '';
     this.messages = [];
+    this.lines = [];  // every line as it came, for tests about the exact bytes
     this.waiters = [];
     this.stderr = '';
     this.child.stdout.setEncoding('utf8');
@@ -40,6 +41,7 @@ export class RawSession {
         const line = this.buffer.slice(0, newline);
         this.buffer = this.buffer.slice(newline + 1);
         if (line.trim() === '') continue;
+        this.lines.push(line);
         this.messages.push(JSON.parse(line)); // stdout must carry only protocol: JSON.parse throws otherwise
         this.wake();
       }

@@ -3,8 +3,10 @@
 //
 // Boost.JSON 1.81 writes every double in exponent form (100.0 as "1E2", 13.93 as "1.393E1"):
 // valid JSON, but hard to read for the people and models who look at results. This writer gives
-// the shortest text that reads back as the same double ("100", "13.93"), writes non-finite
-// numbers as null and -0 as 0 (as JSON.stringify does), and escapes strings as Boost does.
+// the shortest text that reads back as the same double ("100", "13.93"), writes -0 as 0 (as
+// JSON.stringify does), infinities as 1e999 / -1e999 (which every JSON parser reads back as the
+// same infinity, so a progress token of 1e999 comes back as sent), NaN as null, and escapes
+// strings as Boost does.
 
 #include <boost/json/value.hpp>
 

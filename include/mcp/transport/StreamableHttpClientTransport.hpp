@@ -37,6 +37,9 @@ struct StreamableHttpClientOptions {
     bool open_get_stream = true;
     /// Fall back to HTTP+SSE (2024-11-05) when initialize is refused with 400, 404 or 405.
     bool legacy_fallback = true;
+    /// Speak HTTP+SSE (2024-11-05) from the start: GET `url` for the endpoint, without first
+    /// trying a POST there (for servers that answer that POST in ways the fallback cannot read).
+    bool legacy_only = false;
     /// Connect + response head timeout for each HTTP request.
     std::chrono::milliseconds http_timeout{std::chrono::seconds(30)};
     /// Where the transport reports what it tolerated (a refused GET, a dropped stream).

@@ -31,6 +31,7 @@ struct TransportRead {
     Kind kind = Kind::end_of_stream;
     std::string_view text;  ///< valid until the next read()
     std::size_t size = 0;
+    std::size_t limit = 0;  ///< for `oversized`: the largest frame the transport accepts
     jsonrpc::Decoded* decoded = nullptr;  ///< valid until the next read(); may be moved from
 };
 

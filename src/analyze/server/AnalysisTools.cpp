@@ -4,6 +4,7 @@
 
 #include "analyze/metrics/FileAnalyzer.hpp"
 #include "analyze/project/ProjectAnalyzer.hpp"
+#include "analyze/server/PathArguments.hpp"
 #include "analyze/server/ToolCatalog.hpp"
 
 #include <boost/json.hpp>
@@ -17,15 +18,6 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-
-std::string absolute_path(const AnalyzeServerOptions& options, const std::string& path) {
-    fs::path candidate(path);
-    if (candidate.is_relative() && !options.root.empty()) candidate = fs::path(options.root) / candidate;
-    std::error_code error;
-    fs::path absolute = fs::weakly_canonical(candidate, error);
-    return (error ? candidate : absolute).string();
-}
 
 std::string read_source(const std::string& path, std::string_view field, std::int64_t max_bytes) {
     std::error_code error;
@@ -168,6 +160,7 @@ ProjectReport run_project(const std::string& root, const ProjectOptions& options
 }  // namespace
 
 void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options) {
+    auto paths = std::make_shared<const PathArguments>(options.root, options.confine_to_root);
     auto add = [&](const char* tool_name, ToolBody body) {
         mcp::Tool tool = catalog_tool(tool_name);
         server.add_tool(
@@ -178,8 +171,8 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
             runner.tool_options(tool_name, true, true));
     };
 
-    add("analyze-file", [options](const json::object& arguments, CallControl&) {
-        std::string path = absolute_path(options, required_string(arguments, "path", "the file to analyse, e.g. src/main.cpp"));
+    add("analyze-file", [options, paths](const json::object& arguments, CallControl&) {
+        std::string path = paths->resolve("path", required_string(arguments, "path", "the file to analyse, e.g. src/main.cpp"));
         std::string source = read_source(path, "path", options.max_file_bytes);
         FileAnalysisOptions file_options;
         file_options.thresholds = thresholds_from(arguments);
@@ -188,12 +181,13 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return file_output(report, path);
     });
 
-    add("analyze-code", [options](const json::object& arguments, CallControl&) {
+    add("analyze-code", [options, paths](const json::object& arguments, CallControl&) {
         std::string code = required_string(arguments, "code", "the source text to analyse");
         if (static_cast<std::int64_t>(code.size()) > options.max_file_bytes)
             throw ToolError(status_code::too_large, "code is " + std::to_string(code.size()) + " bytes; the limit is " +
                                                         std::to_string(options.max_file_bytes) + " (the server's --max-file-bytes)");
         std::string file_path = optional_string(arguments, "filePath").value_or("<code>");
+        refuse_nul("filePath", file_path);
         auto language_name = optional_string(arguments, "language");
         if (!language_name && !language_for_path(file_path))
             throw ToolError(status_code::bad_request,
@@ -205,9 +199,9 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return file_output(report, file_path == "<code>" ? std::string() : file_path);
     });
 
-    add("analyze-project", [options](const json::object& arguments, CallControl& control) {
+    add("analyze-project", [options, paths](const json::object& arguments, CallControl& control) {
         std::string root =
-            absolute_path(options, required_string(arguments, "projectPath", "the directory to analyse, e.g. ."));
+            paths->resolve("projectPath", required_string(arguments, "projectPath", "the directory to analyse, e.g. ."));
         ProjectOptions project = project_options(arguments, options, control);
         ProjectReport report = run_project(root, project);
         ToolOutput output;
@@ -238,8 +232,8 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return output;
     });
 
-    add("get-symbols", [options](const json::object& arguments, CallControl&) {
-        std::string path = absolute_path(options, required_string(arguments, "path", "the file to outline"));
+    add("get-symbols", [options, paths](const json::object& arguments, CallControl&) {
+        std::string path = paths->resolve("path", required_string(arguments, "path", "the file to outline"));
         std::string source = read_source(path, "path", options.max_file_bytes);
         FileReport report = analyze_source(path, source, language_of(path, optional_string(arguments, "language"), "language"));
         std::string query = optional_string(arguments, "query").value_or("");
@@ -267,10 +261,10 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
         return output;
     });
 
-    add("get-dependencies", [options](const json::object& arguments, CallControl& control) {
-        std::string path = absolute_path(options, required_string(arguments, "path", "the file whose dependencies to list"));
+    add("get-dependencies", [options, paths](const json::object& arguments, CallControl& control) {
+        std::string path = paths->resolve("path", required_string(arguments, "path", "the file whose dependencies to list"));
         read_source(path, "path", options.max_file_bytes);
-        std::string root = absolute_path(options, optional_string(arguments, "projectPath").value_or(fs::path(path).parent_path().string()));
+        std::string root = paths->resolve("projectPath", optional_string(arguments, "projectPath").value_or(fs::path(path).parent_path().string()));
         ProjectOptions project;
         project.cache_path = options.cache_path;
         project.max_file_bytes = options.max_file_bytes;

@@ -13,6 +13,8 @@ namespace mcpkit::analyze {
 
 struct AnalyzeServerOptions {
     std::string root;        ///< relative paths in arguments are resolved against it (default: the working directory)
+    /// Refuse (403) every path that resolves outside `root` (the working directory when empty).
+    bool confine_to_root = false;
     std::string cache_path;  ///< the content-hash cache; empty: none
     /// Larger files (and analyze-code texts) are refused or, in a tree, skipped: a syntax tree takes
     /// up to ~50 times its source in memory.

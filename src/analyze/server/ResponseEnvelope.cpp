@@ -58,7 +58,7 @@ json::object envelope_output_schema(json::object data_schema) {
     json::object status{{"type", "object"},
                         {"properties",
                          {{"success", {{"type", "boolean"}}},
-                          {"code", {{"type", "integer"}, {"description", "200 ok, 400 bad arguments, 404 not found, "
+                          {"code", {{"type", "integer"}, {"description", "200 ok, 400 bad arguments, 403 outside the root, 404 not found, "
                                                                           "413 too large, 422 unparsable, 499 cancelled, 500 internal"}}},
                           {"message", {{"type", "string"}}}}},
                         {"required", {"success", "code"}}};

@@ -20,6 +20,7 @@ inline constexpr std::string_view analyze_version = "1.0.0";
 namespace status_code {
 inline constexpr int ok = 200;
 inline constexpr int bad_request = 400;
+inline constexpr int forbidden = 403;
 inline constexpr int not_found = 404;
 inline constexpr int too_large = 413;
 inline constexpr int cancelled = 499;

@@ -66,9 +66,10 @@ asio::awaitable<void> Connection::run() {
         }
         if (read.kind == TransportRead::Kind::oversized) {
             ErrorObject error{error_code::invalid_request,
-                              "Message of " + std::to_string(read.size) +
-                                  " bytes exceeds the size limit; it was skipped. Send smaller messages "
-                                  "or raise the server's message size limit.",
+                              "Message of " + std::to_string(read.size) + " bytes exceeds the limit of " +
+                                  std::to_string(read.limit) +
+                                  " bytes; it was skipped. Send smaller messages, or start the server with a "
+                                  "larger limit (mcpkit's stdio servers take --max-message-size BYTES).",
                               nullptr};
             refuse(RequestId(), error, nullptr);
             continue;

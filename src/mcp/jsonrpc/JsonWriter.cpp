@@ -45,8 +45,15 @@ void append_object(std::string& out, const json::object& object) {
 }
 
 void append_double(std::string& out, double number) {
-    if (!std::isfinite(number)) {
-        out += "null";
+    if (std::isnan(number)) {
+        out += "null";  // no JSON number reads as NaN
+        return;
+    }
+    if (std::isinf(number)) {
+        // Only an overflowing number in what a peer sent gives an infinity here (1e999 parses as
+        // one). Writing a number that overflows again hands the peer back the value it sent, where
+        // null would turn a progress token or a numeric field into something else.
+        out += number > 0 ? "1e999" : "-1e999";
         return;
     }
     if (number == 0) {  // also -0, which JavaScript writes as 0

@@ -9,6 +9,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace mcp::detail {
@@ -51,6 +52,34 @@ std::string explain(const std::string& description, const boost::json::object* s
         }
     }
     return description;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// valijson prints limits with std::to_string ("less than or equal to 1000.000000"); a person or
+/// a model reading the message expects them as JSON writes them ("1000", "0.5").
+std::string with_json_numbers(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!is_digit(text[i]) || (i > 0 && (is_digit(text[i - 1]) || text[i - 1] == '.'))) {
+            out += text[i++];
+            continue;
+        }
+        std::size_t dot = i;
+        while (dot < text.size() && is_digit(text[dot])) ++dot;
+        std::size_t end = dot + 1;
+        while (end < text.size() && is_digit(text[end])) ++end;
+        if (dot < text.size() && text[dot] == '.' && end - dot - 1 == 6) {
+            out += jsonrpc::to_json_text(boost::json::value(std::strtod(text.c_str() + i, nullptr)));
+            i = end;
+        } else {
+            out.append(text, i, dot - i);
+            i = dot;
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -98,7 +127,8 @@ std::optional<std::string> SchemaValidator::validate(const boost::json::value& i
             best_depth = error.context.size();
             best_path.clear();
             for (std::size_t i = 1; i < error.context.size(); ++i) best_path += error.context[i];
-            best_description = explain(error.description, schema_at(compiled_->document, error.context));
+            best_description =
+                with_json_numbers(explain(error.description, schema_at(compiled_->document, error.context)));
             first = false;
         }
     }

@@ -91,10 +91,10 @@ asio::awaitable<TransportRead> StreamTransport::read() {
                 discarding_ = false;
                 std::size_t size = discarded_ + length;
                 discarded_ = 0;
-                co_return TransportRead{TransportRead::Kind::oversized, {}, size};
+                co_return TransportRead{TransportRead::Kind::oversized, {}, size, options_.max_message_size};
             }
             if (frame_length > options_.max_message_size)
-                co_return TransportRead{TransportRead::Kind::oversized, {}, frame_length};
+                co_return TransportRead{TransportRead::Kind::oversized, {}, frame_length, options_.max_message_size};
             handing_out_frames_ = true;
             co_return TransportRead{TransportRead::Kind::message, std::string_view(base, frame_length), frame_length};
         }

@@ -22,16 +22,25 @@ struct AnalyzeFixture {
     CallRunner runner{*store, SessionPolicy{}};
     fs::path root = fs::temp_directory_path() / ("analyze-server-" + std::to_string(::getpid()));
     ServerClientFixture fixture;
-    explicit AnalyzeFixture(std::int64_t max_file_bytes = 4 << 20) {
+    explicit AnalyzeFixture(std::int64_t max_file_bytes = 4 << 20, bool confined = false) {
         fs::create_directories(root / "pkg");
         std::ofstream(root / "pkg/a.py") << "import pkg.b\n\ndef f(x):\n    return 1 if x else 2\n";
         std::ofstream(root / "pkg/b.py") << "def g():\n    pass\n";
-        add_analyze_tools(fixture.server, runner, {.root = root.string(), .cache_path = "", .max_file_bytes = max_file_bytes});
+        add_analyze_tools(fixture.server, runner,
+                          {.root = root.string(), .confine_to_root = confined, .cache_path = "", .max_file_bytes = max_file_bytes});
     }
     ~AnalyzeFixture() { fs::remove_all(root); }
 };
 
-const json::object& envelope(const mcp::CallToolResult& result) { return result.structured_content->as_object(); }
+const json::object& envelope(const mcp::CallToolResult& result) {
+    static const json::object missing{{"status", {{"code", 0}, {"message", "no structuredContent"}}},
+                                      {"metadata", json::object()}, {"data", nullptr}};
+    if (!result.structured_content || !result.structured_content->is_object()) {
+        ADD_FAILURE() << "the result has no structuredContent envelope";
+        return missing;
+    }
+    return result.structured_content->as_object();
+}
 
 // Outside the coroutines: g++ 12 cannot put string literals of a macro's temporaries in a coroutine frame.
 // g++ 12 cannot hold a braced initializer list inside a co_await expression: arguments come from text.
@@ -205,5 +214,64 @@ TEST(AnalyzeServer, DependenciesAreFollowedBothWaysUpToMaxDepth) {
         auto refused = co_await client.call_tool("get-dependencies", arguments(R"({"path": "pkg/a.py", "maxDepth": 0})"));
         EXPECT_EQ(envelope(refused).at("status").at("code").as_int64(), 400);
         EXPECT_TRUE(contains(envelope(refused).at("status").at("message"), "maxDepth"));
+    });
+}
+
+// Before: /etc/passwd, "../" and links out of the tree were analysed, and get-symbols returned the
+// identifiers of any file the process could read.
+TEST(AnalyzeServer, AConfinedServerRefusesPathsOutsideItsRoot) {
+    AnalyzeFixture f(4 << 20, true);
+    fs::path outside = fs::temp_directory_path() / ("analyze-outside-" + std::to_string(::getpid()) + ".py");
+    std::ofstream(outside) << "secret = 1\n";
+    fs::create_symlink(outside, f.root / "pkg/link.py");
+    fs::create_symlink(f.root / "loop-b", f.root / "loop-a");
+    fs::create_symlink(f.root / "loop-a", f.root / "loop-b");
+    std::string outside_text = outside.string();
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        for (std::string path : {std::string("/etc/passwd"), outside_text, std::string("../analyze-outside-") +
+                                     std::to_string(::getpid()) + ".py", std::string("pkg/link.py"), std::string("pkg/../../x.py")}) {
+            json::object call{{"path", path}};
+            auto result = co_await client.call_tool("analyze-file", call);
+            EXPECT_TRUE(result.is_error) << path;
+            EXPECT_EQ(envelope(result).at("status").at("code").as_int64(), 403) << path;
+            EXPECT_TRUE(contains(envelope(result).at("status").at("message"), "outside the server's root " + fs::canonical(f.root).string()))
+                << path;
+            auto symbols = co_await client.call_tool("get-symbols", call);
+            EXPECT_EQ(envelope(symbols).at("status").at("code").as_int64(), 403) << path;
+        }
+        auto project = co_await client.call_tool("analyze-project", arguments(R"({"projectPath": "/"})"));
+        EXPECT_EQ(envelope(project).at("status").at("code").as_int64(), 403);
+        auto dependencies = co_await client.call_tool("get-dependencies", arguments(R"({"path": "pkg/a.py", "projectPath": ".."})"));
+        EXPECT_EQ(envelope(dependencies).at("status").at("code").as_int64(), 403);
+        auto loop = co_await client.call_tool("analyze-file", arguments(R"({"path": "loop-a"})"));
+        EXPECT_EQ(envelope(loop).at("status").at("code").as_int64(), 400);
+        EXPECT_TRUE(contains(envelope(loop).at("status").at("message"), "symlink loop"));
+        // Inside the root, relative or absolute, still works.
+        auto inside = co_await client.call_tool("analyze-file", arguments(R"({"path": "pkg/../pkg/a.py"})"));
+        EXPECT_FALSE(inside.is_error);
+        json::object absolute{{"path", (f.root / "pkg/b.py").string()}};
+        auto absolute_inside = co_await client.call_tool("analyze-file", absolute);
+        EXPECT_FALSE(absolute_inside.is_error);
+    });
+    fs::remove(outside);
+}
+
+// Before: "a.py", a NUL byte, then ".js" analysed a.py, since the system reads a path only up to its NUL.
+TEST(AnalyzeServer, PathsHoldingANulByteAreRefusedEvenUnconfined) {
+    AnalyzeFixture f;
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        for (const char* tool : {"analyze-file", "get-symbols", "get-dependencies"}) {
+            auto result = co_await client.call_tool(tool, arguments(R"({"path": "pkg/a.py\u0000.js"})"));
+            EXPECT_EQ(envelope(result).at("status").at("code").as_int64(), 400) << tool;
+            EXPECT_TRUE(contains(envelope(result).at("status").at("message"), "path contains a NUL byte")) << tool;
+        }
+        auto project = co_await client.call_tool("analyze-project", arguments(R"({"projectPath": "pkg\u0000/x"})"));
+        EXPECT_TRUE(contains(envelope(project).at("status").at("message"), "projectPath contains a NUL byte"));
+        auto code = co_await client.call_tool("analyze-code", arguments(R"({"code": "x = 1", "filePath": "a.py\u0000.js"})"));
+        EXPECT_TRUE(contains(envelope(code).at("status").at("message"), "filePath contains a NUL byte"));
+        // Unconfined, a path outside the root is still read (the stdio server's --allow-outside-root).
+        json::object outside{{"path", (f.root / "pkg/a.py").string()}};
+        auto plain = co_await client.call_tool("analyze-file", outside);
+        EXPECT_FALSE(plain.is_error);
     });
 }

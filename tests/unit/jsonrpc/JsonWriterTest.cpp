@@ -25,10 +25,14 @@ TEST(JsonWriter, DoublesAreWrittenAsPeopleWriteThem) {
     EXPECT_EQ(json::serialize(json::value(100.0)), "1E2");
 }
 
-TEST(JsonWriter, NumbersJsonCannotSpellAreNull) {
-    EXPECT_EQ(to_json_text(std::numeric_limits<double>::infinity()), "null");
-    EXPECT_EQ(to_json_text(-std::numeric_limits<double>::infinity()), "null");
+// A progressToken of 1e999 parses as infinity; it once came back as null, which no client matches.
+TEST(JsonWriter, InfinitiesReadBackAsThemselvesAndNaNIsNull) {
+    EXPECT_EQ(to_json_text(std::numeric_limits<double>::infinity()), "1e999");
+    EXPECT_EQ(to_json_text(-std::numeric_limits<double>::infinity()), "-1e999");
     EXPECT_EQ(to_json_text(std::numeric_limits<double>::quiet_NaN()), "null");
+    json::value token = json::parse(R"({"progressToken":1e999})");
+    EXPECT_EQ(to_json_text(token), R"({"progressToken":1e999})");
+    EXPECT_EQ(json::parse(to_json_text(token)), token);
 }
 
 TEST(JsonWriter, IntegersKeepEveryDigit) {

@@ -35,6 +35,12 @@ TEST(ReviewRequest, RefusesBadArgumentsNamingTheFieldAndTheFix) {
               std::string::npos);
 }
 
+TEST(ReviewRequest, RefusesABaseUriHoldingANulByte) {
+    EXPECT_NE(error_of(R"({"content": "x", "baseUri": "/tmp/a\u0000/b"})").find("NUL byte"), std::string::npos);
+    EXPECT_NE(error_of(R"({"content": "x", "baseUri": "file:///tmp/a%00/b"})").find("NUL byte"), std::string::npos);
+    EXPECT_EQ(error_of(R"({"content": "x", "baseUri": "file:///tmp/a%20b"})"), "<accepted>");
+}
+
 TEST(ReviewRequest, DefaultsToReplaceAndTheWorkingDirectory) {
     auto request = accepted(R"({"content": "## Summary"})");
     EXPECT_EQ(request.mode, ReviewMode::replace);

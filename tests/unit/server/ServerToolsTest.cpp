@@ -90,7 +90,8 @@ TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
     f.server.add_tool(Tool{.name = "paint",
                            .description = "enum and type",
                            .input_schema = schema_object({{"colour", {{"type", "string"}, {"enum", json::array{"red", "blue"}}}},
-                                                          {"coats", {{"type", "integer"}, {"minimum", 1}}},
+                                                          {"coats", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+                                                          {"thickness", {{"type", "number"}, {"maximum", 0.25}}},
                                                           {"gloss", {{"enum", json::array{0.5, 1.0}}}},
                                                           {"layers", {{"type", "array"}, {"items", {{"type", "object"}}}}}})},
                       [](ToolCall&) { return CallToolResult::text("painted"); });
@@ -104,6 +105,16 @@ TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
         json::object wrong_coats{{"coats", "two"}};
         EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_coats)),
                   "Invalid arguments for tool paint: [coats]: must be an integer");
+        // valijson says "less than or equal to 1000.000000"; the message reads as JSON writes numbers.
+        json::object too_many{{"coats", 1001}};
+        std::string too_many_text = first_text(co_await client.call_tool("paint", too_many));
+        EXPECT_NE(too_many_text.find("[coats]: "), std::string::npos) << too_many_text;
+        EXPECT_NE(too_many_text.find(" 1000"), std::string::npos) << too_many_text;
+        EXPECT_EQ(too_many_text.find("1000.0"), std::string::npos) << too_many_text;
+        json::object too_thick{{"thickness", 0.5}};
+        std::string too_thick_text = first_text(co_await client.call_tool("paint", too_thick));
+        EXPECT_NE(too_thick_text.find(" 0.25"), std::string::npos) << too_thick_text;
+        EXPECT_EQ(too_thick_text.find("0.250000"), std::string::npos) << too_thick_text;
         json::object wrong_layer{{"layers", json::array{json::object{}, 3}}};
         EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_layer)),
                   "Invalid arguments for tool paint: [layers][1]: must be an object");

@@ -16,17 +16,6 @@ constexpr std::string_view modern_call =
     R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
 }  // namespace
 
-TEST(RequestRules, LoopbackPolicyRefusesForeignHostsAndOrigins) {
-    auto policy = make_host_policy("127.0.0.1", {}, {});
-    EXPECT_FALSE(check_host_and_origin(policy, "127.0.0.1:3000", std::nullopt));
-    EXPECT_FALSE(check_host_and_origin(policy, "localhost:3000", std::string_view("http://localhost:5173")));
-    EXPECT_FALSE(check_host_and_origin(policy, "[::1]:3000", std::string_view("http://[::1]:3000")));
-    EXPECT_TRUE(check_host_and_origin(policy, "evil.example.com", std::nullopt));
-    EXPECT_TRUE(check_host_and_origin(policy, "localhost:3000", std::string_view("http://evil.example.com")));
-    auto open = make_host_policy("0.0.0.0", {}, {});
-    EXPECT_FALSE(check_host_and_origin(open, "anything.example", std::nullopt));
-}
-
 TEST(RequestRules, EraFollowsSessionHeaderAndMeta) {
     EXPECT_FALSE(is_modern_request(true, "2026-07-28", true));
     EXPECT_FALSE(is_modern_request(false, "", false));

@@ -38,7 +38,7 @@ constexpr std::size_t initial_buffer_bytes = 4096;
 /// The headers the endpoint reads, found in one pass over the request (a lookup per name would
 /// compare names case-insensitively over and over). The first of repeated headers wins.
 struct IncomingHeaders {
-    std::optional<std::string_view> host, origin, content_type, accept;
+    std::optional<std::string_view> host, origin, content_type, accept, cors_request_headers;
     std::optional<std::string_view> session_id, protocol_version, last_event_id, mcp_method, mcp_name;
     std::vector<std::pair<std::string_view, std::string_view>> parameters;  ///< Mcp-Param-<name>
 };
@@ -63,6 +63,7 @@ IncomingHeaders read_headers(const HttpRequest& request) {
             continue;
         case 'a':
             if (field_name_is(name, "accept")) keep(found.accept, value);
+            else if (field_name_is(name, "access-control-request-headers")) keep(found.cors_request_headers, value);
             continue;
         case 'l':
             if (field_name_is(name, "last-event-id")) keep(found.last_event_id, value);
@@ -84,6 +85,15 @@ IncomingHeaders read_headers(const HttpRequest& request) {
         }
     }
     return found;
+}
+
+/// Header names a preflight may ask for: a comma-separated list of tokens, nothing else, so that
+/// echoing it back cannot split the response head.
+bool is_header_name_list(std::string_view text) {
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+               c == ',' || c == ' ';
+    });
 }
 
 /// The state of one connection, shared by the helpers below.
@@ -116,6 +126,10 @@ private:
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
                                   std::string_view allow = {});
+    /// A CORS preflight from a page the policy accepts (or from no page at all).
+    asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
+    /// Lets a browser page read the answer, when the request came from one the policy accepts.
+    void add_cors_headers(std::string& head) const;
     void watch_for_departure(const std::shared_ptr<ResponseStream>& http);
     void stop_watching();
     void report_departure(const std::shared_ptr<ResponseStream>& http);
@@ -132,6 +146,7 @@ private:
     jsonrpc::Decoder decoder_;
     unsigned version_ = 11;
     std::string head_;  ///< response head, reused across requests
+    std::string cors_origin_;  ///< the accepted Origin of the request being answered, if any
     bool watching_ = false;
 };
 
@@ -145,6 +160,7 @@ asio::awaitable<void> ConnectionState::run() {
         if (status == HttpRequestParser::Status::failed) {
             const auto& error = parser_.error();
             version_ = 11;
+            cors_origin_.clear();
             co_await respond(static_cast<web::status>(error.status),
                              error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request, error.message), false);
             break;
@@ -225,6 +241,7 @@ void ConnectionState::watch_idle_time(std::chrono::steady_clock::duration wait) 
 }
 
 asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
+    cors_origin_.clear();
     bool keep_alive = request.keep_alive;
     std::string_view target = request.target;
     if (auto query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
@@ -235,11 +252,13 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
                                                   frontend_->options.path),
                                    keep_alive);
     auto headers = read_headers(request);
-    if (auto problem = check_host_and_origin(frontend_->host_policy, headers.host.value_or(""), headers.origin)) {
+    if (auto problem = frontend_->host_policy.check(headers.host.value_or(""), headers.origin)) {
         if (frontend_->options.log) frontend_->options.log(*problem);
         co_return co_await respond(web::status::forbidden,
                                    error_body(jsonrpc::RequestId(), -32000, *problem), keep_alive);
     }
+    if (headers.origin) cors_origin_.assign(*headers.origin);
+    if (request.method == "OPTIONS") co_return co_await answer_preflight(headers, keep_alive);
     EndpointRequest endpoint_request;
     endpoint_request.session_id = std::string(headers.session_id.value_or(""));
     endpoint_request.version_header = std::string(trim_ows(headers.protocol_version.value_or("")));
@@ -262,7 +281,32 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
     co_return co_await respond(web::status::method_not_allowed,
                                error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
                                           "Use POST to send messages, GET to listen, DELETE to end a session"),
-                               keep_alive, {}, "GET, POST, DELETE");
+                               keep_alive, {}, "GET, POST, DELETE, OPTIONS");
+}
+
+asio::awaitable<bool> ConnectionState::answer_preflight(const IncomingHeaders& headers, bool keep_alive) {
+    head_.assign(version_ == 10 ? "HTTP/1.0 204 No Content\r\n" : "HTTP/1.1 204 No Content\r\n");
+    head_.append("Allow: GET, POST, DELETE, OPTIONS\r\n");
+    if (!cors_origin_.empty()) {
+        add_cors_headers(head_);
+        head_.append("Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n");
+        // The page is trusted by now; it may send the MCP headers and any Mcp-Param-* it needs.
+        auto requested = trim_ows(headers.cors_request_headers.value_or(""));
+        if (!requested.empty() && is_header_name_list(requested))
+            head_.append("Access-Control-Allow-Headers: ").append(requested).append("\r\n");
+        head_.append("Access-Control-Max-Age: 600\r\n");
+    }
+    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
+    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
+    head_.append("\r\n");
+    auto [ec, bytes] = co_await asio::async_write(socket_, asio::buffer(head_), use_tuple);
+    co_return keep_alive && !ec;
+}
+
+void ConnectionState::add_cors_headers(std::string& head) const {
+    if (cors_origin_.empty()) return;
+    head.append("Access-Control-Allow-Origin: ").append(cors_origin_).append("\r\n");
+    head.append("Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version\r\nVary: Origin\r\n");
 }
 
 asio::awaitable<bool> ConnectionState::handle_post(const HttpRequest& request, const IncomingHeaders& headers,
@@ -363,6 +407,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     head_.assign(chunked ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n");
     head_.append("Content-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n");
     if (!update.session_id.empty()) head_.append("Mcp-Session-Id: ").append(update.session_id).append("\r\n");
+    add_cors_headers(head_);
     if (chunked) head_.append("Transfer-Encoding: chunked\r\n");
     if (!keep_alive && chunked) head_.append("Connection: close\r\n");
     head_.append("\r\n");
@@ -409,6 +454,7 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
     head_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
     if (!session_id.empty()) head_.append("Mcp-Session-Id: ").append(session_id).append("\r\n");
     if (!allow.empty()) head_.append("Allow: ").append(allow).append("\r\n");
+    add_cors_headers(head_);
     if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");

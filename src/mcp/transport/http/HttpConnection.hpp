@@ -5,6 +5,7 @@
 // McpEndpoint on the Server's thread, and writes what comes back: a status, a JSON body, or an
 // SSE stream.
 
+#include "mcp/transport/HostPolicy.hpp"
 #include "mcp/transport/StreamableHttpServer.hpp"
 #include "transport/http/McpEndpoint.hpp"
 #include "transport/http/RequestRules.hpp"

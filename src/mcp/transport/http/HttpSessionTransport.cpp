@@ -373,6 +373,18 @@ bool HttpSessionTransport::idle() const {
     return by_request_.empty() && batch_streams_.empty() && !(standalone_ && standalone_->http);
 }
 
+void HttpSessionTransport::fail_requests_in_flight(std::string_view message) {
+    std::vector<jsonrpc::RequestId> ids;
+    for (const auto& [id, stream] : by_request_)
+        if (stream->request_ids.size() == 1) ids.push_back(id);  // a batch ends with the session (404)
+    constexpr int server_error = -32000;
+    for (const auto& id : ids) {
+        std::string frame;
+        jsonrpc::encode_error(frame, id, jsonrpc::ErrorObject{server_error, std::string(message), nullptr});
+        send(frame, SendContext{&id, true, server_error});
+    }
+}
+
 void HttpSessionTransport::close() {
     if (closed_) return;
     closed_ = true;

@@ -67,6 +67,11 @@ public:
     void client_left(const std::shared_ptr<ResponseStream>& http);
     /// No request in flight and no stream open.
     bool idle() const;
+    /// Some request still waits for its answer.
+    bool requests_in_flight() const { return !by_request_.empty() || !batch_streams_.empty(); }
+    /// Answers every request still in flight with a JSON-RPC error (the server is going away), so
+    /// no client is left waiting on a stream that simply ends.
+    void fail_requests_in_flight(std::string_view message);
     bool closed() const { return closed_; }
     const std::string& session_id() const { return settings_.session_id; }
     /// Called (once) when a stateless exchange has answered everything, or its client left.

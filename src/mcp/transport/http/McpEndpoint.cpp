@@ -361,10 +361,27 @@ void McpEndpoint::shutdown() {
     }
     auto sessions = std::move(sessions_);
     sessions_.clear();
-    for (auto& [id, live] : sessions) live.transport->close();
     auto exchanges = std::move(exchanges_);
     exchanges_.clear();
-    for (const auto& exchange : exchanges) exchange->close();
+    // What did not finish within the grace period is answered, not dropped.
+    constexpr std::string_view going_away =
+        "The server is shutting down and could not finish this request; send it again once it is back";
+    for (auto& [id, live] : sessions) {
+        live.transport->fail_requests_in_flight(going_away);
+        live.transport->close();
+    }
+    for (const auto& exchange : exchanges) {
+        exchange->fail_requests_in_flight(going_away);
+        exchange->close();
+    }
+}
+
+bool McpEndpoint::requests_in_flight() const {
+    for (const auto& [id, live] : sessions_)
+        if (live.transport->requests_in_flight()) return true;
+    for (const auto& exchange : exchanges_)
+        if (exchange->requests_in_flight()) return true;
+    return false;
 }
 
 bool McpEndpoint::busy() const {

@@ -37,8 +37,11 @@ public:
 
     void start();
     void handle(EndpointRequest& request);
-    /// Ends every session and exchange; afterwards every request gets 503.
+    /// Ends every session and exchange, answering requests still in flight with an error;
+    /// afterwards every request gets 503.
     void shutdown();
+    /// Some request still waits for its answer (open GET streams do not count).
+    bool requests_in_flight() const;
     /// Requests still being answered.
     bool busy() const;
 

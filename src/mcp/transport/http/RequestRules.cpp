@@ -4,8 +4,6 @@
 
 #include "mcp/protocol/Versions.hpp"
 
-#include <boost/url/parse.hpp>
-
 #include <algorithm>
 #include <cctype>
 
@@ -18,20 +16,6 @@ std::string lowercase(std::string_view text) {
     std::string out(text);
     for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
-}
-
-bool is_loopback(std::string_view address) {
-    return address == "127.0.0.1" || address == "::1" || address == "localhost" || address.starts_with("127.");
-}
-
-/// "example.com:8080" → "example.com"; "[::1]:3000" → "[::1]".
-std::string_view host_without_port(std::string_view host) {
-    if (host.starts_with('[')) {
-        auto close = host.find(']');
-        return close == std::string_view::npos ? host : host.substr(0, close + 1);
-    }
-    auto colon = host.rfind(':');
-    return colon == std::string_view::npos ? host : host.substr(0, colon);
 }
 
 const json::object* single_params(const jsonrpc::Decoded& decoded) {
@@ -75,35 +59,6 @@ std::optional<std::string> decode_base64_strict(std::string_view text) {
 }
 
 }  // namespace
-
-HostPolicy make_host_policy(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
-                            const std::vector<std::string>& allowed_origins) {
-    HostPolicy policy;
-    for (const auto& host : allowed_hosts) policy.hosts.push_back(lowercase(host));
-    if (policy.hosts.empty() && is_loopback(bind_address)) policy.hosts = {"localhost", "127.0.0.1", "[::1]"};
-    for (const auto& origin : allowed_origins) policy.origins.push_back(lowercase(origin));
-    return policy;
-}
-
-std::optional<std::string> check_host_and_origin(const HostPolicy& policy, std::string_view host,
-                                                 std::optional<std::string_view> origin) {
-    if (policy.hosts.empty()) return std::nullopt;
-    std::string host_name = lowercase(host_without_port(host));
-    if (std::find(policy.hosts.begin(), policy.hosts.end(), host_name) == policy.hosts.end())
-        return "Invalid Host: " + std::string(host) + " is not served here (DNS rebinding protection)";
-    if (!origin) return std::nullopt;
-    std::string origin_text = lowercase(*origin);
-    if (std::find(policy.origins.begin(), policy.origins.end(), origin_text) != policy.origins.end())
-        return std::nullopt;
-    auto url = boost::urls::parse_absolute_uri(origin_text);
-    if (url && (url->scheme() == "http" || url->scheme() == "https")) {
-        std::string origin_host(url->encoded_host_and_port());
-        if (std::find(policy.hosts.begin(), policy.hosts.end(), lowercase(host_without_port(origin_host))) !=
-            policy.hosts.end())
-            return std::nullopt;
-    }
-    return "Invalid Origin: " + std::string(*origin) + " may not call this server (DNS rebinding protection)";
-}
 
 bool is_modern_request(bool has_session_id, std::string_view version_header, bool has_meta_version) {
     if (has_session_id) return false;

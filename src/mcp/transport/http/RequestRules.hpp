@@ -1,6 +1,6 @@
 #pragma once
-// The Streamable HTTP rules that need only the request itself: DNS rebinding protection, which
-// protocol era a POST belongs to, and the 2026-07-28 standard headers (Mcp-Method, Mcp-Name).
+// The Streamable HTTP rules that need only the request itself (DNS rebinding protection is
+// mcp::HostPolicy's): which protocol era a POST belongs to, and the 2026-07-28 standard headers (Mcp-Method, Mcp-Name).
 // Pure functions, so they are tested without a socket.
 
 #include "mcp/jsonrpc/Codec.hpp"
@@ -11,22 +11,6 @@
 #include <vector>
 
 namespace mcp::http {
-
-struct HostPolicy {
-    /// Host names accepted, lowercase, without port. Empty: any.
-    std::vector<std::string> hosts;
-    /// Origins accepted besides http(s)://<accepted host>[:port].
-    std::vector<std::string> origins;
-};
-
-/// The policy for a server bound to `bind_address` with these extra names.
-HostPolicy make_host_policy(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
-                            const std::vector<std::string>& allowed_origins);
-
-/// Why a request fails DNS rebinding protection, or nothing if it passes. A missing Origin is fine
-/// (non-browser clients send none); a missing Host is not.
-std::optional<std::string> check_host_and_origin(const HostPolicy& policy, std::string_view host,
-                                                 std::optional<std::string_view> origin);
 
 /// Whether a POST is served in the 2026-07-28 (stateless) era rather than the session era.
 /// `meta_version` is params._meta["io.modelcontextprotocol/protocolVersion"] when it is a string.

@@ -35,6 +35,27 @@ constexpr std::chrono::milliseconds head_gate{250};
 
 bool is_event_stream(std::string_view content_type) { return content_type.starts_with("text/event-stream"); }
 
+/// "HTTP 403 Forbidden: Access is only allowed at localhost:8931": the status, and what the server
+/// said in its body (which is often the only explanation), on one line and bounded.
+std::string describe_status(int status, std::string_view reason, const std::optional<std::string>& body) {
+    std::string text = "HTTP " + std::to_string(status);
+    if (!reason.empty()) text.append(" ").append(reason);
+    if (!body) return text;
+    std::string said;
+    for (char c : *body) {
+        if (said.size() >= 300) {
+            said += "…";
+            break;
+        }
+        bool space = c == '\n' || c == '\r' || c == '\t';
+        if (space && !said.empty() && said.back() != ' ') said += ' ';
+        else if (!space && static_cast<unsigned char>(c) >= 0x20) said += c;
+    }
+    while (!said.empty() && said.back() == ' ') said.pop_back();
+    if (!said.empty()) text.append(": ").append(said);
+    return text;
+}
+
 /// Holds the sender until a response head arrives or a deadline passes.
 struct Gate {
     Gate(const asio::any_io_executor& executor, std::chrono::milliseconds limit) : timer(executor, limit) {}
@@ -72,7 +93,7 @@ public:
         current_ = std::move(inbound_.front());
         inbound_.pop_front();
         // Decoded once, here: the ledger has read it already and the engine takes it as it is.
-        co_return TransportRead{TransportRead::Kind::decoded, {}, 0, &current_};
+        co_return TransportRead{TransportRead::Kind::decoded, {}, 0, 0, &current_};
     }
 
     void send(std::string_view frame, SendContext) override {
@@ -192,6 +213,13 @@ private:
     asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<Gate> gate) {
         auto self = shared_from_this();
         auto open_gate = [&] { gate->open(); };
+        if (options_.legacy_only && !legacy_ && !closed_) {
+            if (!co_await start_legacy()) {
+                open_gate();
+                fail(*message, "GET " + options_.url + " gave no HTTP+SSE endpoint event");
+                co_return;
+            }
+        }
         const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
         auto request = make_request(web::verb::post, target, message->frame);
         if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
@@ -226,13 +254,14 @@ private:
         // A 2024-11-05 server: initialize is refused on the single endpoint.
         if (message->method == "initialize" && !message->modern && !legacy_ && options_.legacy_fallback &&
             (status == 400 || status == 404 || status == 405)) {
-            co_await exchange.read_all(max_json_body);
+            auto refusal = co_await exchange.read_all(max_json_body);
+            std::string reason(exchange.head().reason());
             open_gate();
             if (co_await start_legacy()) {
                 co_await post(message, std::make_shared<Gate>(executor_, head_gate));
             } else {
-                fail(*message, "the server refused initialize with HTTP " + std::to_string(status) +
-                                   " and offers no HTTP+SSE endpoint either");
+                fail(*message, "the server refused initialize with " + describe_status(status, reason, refusal) +
+                                   ", and offers no HTTP+SSE endpoint either");
             }
             co_return;
         }
@@ -244,14 +273,17 @@ private:
             co_return;
         }
         auto body = co_await exchange.read_all(max_json_body);
+        std::string reason(exchange.head().reason());
         if (exchange.reusable()) pool_.release(stream);
         if (body && !body->empty() && (body->front() == '{' || body->front() == '[')) {
             deliver(*body);
             if (status >= 400 && message->id && !answered(*message->id))
-                fail(*message, "HTTP " + std::to_string(status));
+                fail(*message, describe_status(status, reason, body));
             co_return;
         }
-        if (status >= 300 && message->id) fail(*message, "HTTP " + std::to_string(status));
+        // A refusal's body is often the only explanation (a proxy's, or Playwright's "Access is
+        // only allowed at localhost:8931"): it goes into the error, not away.
+        if (status >= 300 && message->id) fail(*message, describe_status(status, reason, body));
     }
 
     /// Reads one SSE stream to its end, resuming it with GET + Last-Event-ID while `waiting_for`
@@ -357,8 +389,8 @@ private:
         auto stream = co_await pool_.acquire(options_.http_timeout);
         if (!stream) co_return false;
         HttpExchange exchange(stream);
-        if (!co_await exchange.start(request, options_.http_timeout) || exchange.head().result_int() != 200)
-            co_return false;
+        bool started = co_await exchange.start(request, options_.http_timeout);  // alone: see start_legacy
+        if (!started || exchange.head().result_int() != 200) co_return false;
         if (auto session = exchange.head().find("Mcp-Session-Id"); session != exchange.head().end())
             session_id_ = std::string(session->value());
         if (is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
@@ -384,7 +416,10 @@ private:
         auto stream = co_await pool_.acquire(options_.http_timeout);
         if (!stream) co_return false;
         auto exchange = std::make_shared<HttpExchange>(stream);
-        if (!co_await exchange->start(request, options_.http_timeout) || exchange->head().result_int() != 200 ||
+        // Each co_await stands alone: g++ 12 miscompiled `!co_await … || …` here, and the
+        // fallback closed the stream before reading its endpoint event.
+        bool started = co_await exchange->start(request, options_.http_timeout);
+        if (!started || exchange->head().result_int() != 200 ||
             !is_event_stream(std::string(exchange->head()[web::field::content_type])))
             co_return false;
         auto found = std::make_shared<asio::steady_timer>(executor_, options_.http_timeout);

@@ -70,14 +70,21 @@ struct StreamableHttpServer::Impl : std::enable_shared_from_this<Impl> {
         boost::system::error_code ignored;
         acceptor.close(ignored);
         frontend->stopping = true;
+        // Calls in flight get the grace period to finish; what is left then is answered with an
+        // error by the endpoint, never left hanging on a stream that just ends.
+        asio::steady_timer wait(io);
+        auto wait_while = [&](auto busy, std::chrono::steady_clock::duration limit) -> asio::awaitable<void> {
+            auto deadline = std::chrono::steady_clock::now() + limit;
+            while (busy() && std::chrono::steady_clock::now() < deadline) {
+                wait.expires_after(std::chrono::milliseconds(10));
+                co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
+            }
+        };
+        co_await wait_while([&] { return frontend->endpoint->requests_in_flight(); }, options.shutdown_grace);
         frontend->endpoint->shutdown();
         // Answers already on their way get written; idle keep-alive connections are simply dropped.
-        asio::steady_timer wait(io);
-        auto deadline = std::chrono::steady_clock::now() + options.shutdown_grace;
-        while (frontend->requests_in_progress > 0 && std::chrono::steady_clock::now() < deadline) {
-            wait.expires_after(std::chrono::milliseconds(10));
-            co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
-        }
+        co_await wait_while([&] { return frontend->requests_in_progress > 0; },
+                            std::min<std::chrono::steady_clock::duration>(options.shutdown_grace, std::chrono::seconds(1)));
         stop_threads();
         if (done) done();
     }
@@ -100,6 +107,8 @@ StreamableHttpServer::~StreamableHttpServer() { impl_->stop_threads(); }
 
 void StreamableHttpServer::start() {
     auto& impl = *impl_;
+    // Checked before binding: a malformed --allow-origin is a startup error, not a silent refusal.
+    auto host_policy = HostPolicy::for_server(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins);
     tcp::resolver resolver(impl.io);
     auto endpoints = resolver.resolve(impl.options.host, std::to_string(impl.options.port),
                                       tcp::resolver::passive | tcp::resolver::numeric_service);
@@ -114,7 +123,7 @@ void StreamableHttpServer::start() {
     endpoint_logic->start();
     impl.frontend = std::shared_ptr<http::Frontend>(new http::Frontend{
         impl.options,
-        http::make_host_policy(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins),
+        std::move(host_policy),
         impl.io.get_executor(), endpoint_logic, {}, {}});
 
     std::size_t extra = impl.options.http_threads.value_or(std::max<std::size_t>(1, usable_cores()) - 1);
