@@ -12,6 +12,7 @@
 #include <boost/json/parse.hpp>
 
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -114,15 +115,19 @@ asio::awaitable<CallToolResult> reconnection(mcp::ToolCall& call) {
         "stream closure.");
 }
 
-asio::awaitable<CallToolResult> count_slowly(mcp::ToolCall& call) {
+asio::awaitable<CallToolResult> count_slowly(mcp::ToolCall& call, std::function<void(std::string_view)> log) {
     // A long call that streams: progress per step, each naming the process, so a scale-out test
-    // knows which instance to kill mid-stream.
+    // knows which instance to kill mid-stream. A cancelled count says so in the server's log:
+    // the client sees nothing of it (a cancelled request sends nothing more), tests read it there.
     auto to = call.arguments.at("to").to_number<int>();
     auto interval = std::chrono::milliseconds(call.arguments.at("interval_ms").to_number<int>());
     std::string process = "pid " + std::to_string(::getpid());
     for (int step = 1; step <= to; ++step) {
         co_await sleep_for(interval);
-        if (call.cancelled()) throw mcp::Error(mcp::jsonrpc::error_code::request_cancelled, "Cancelled");
+        if (call.cancelled()) {
+            if (log) log("count_slowly stopped at " + std::to_string(step) + " of " + std::to_string(to) + ": cancelled");
+            throw mcp::Error(mcp::jsonrpc::error_code::request_cancelled, "Cancelled");
+        }
         call.progress(step, to, "Counted " + std::to_string(step) + " on " + process);
     }
     co_return CallToolResult::text("Counted to " + std::to_string(to) + " on " + process);
@@ -192,7 +197,7 @@ void register_content_tools(mcp::Server& server) {
                          "Counts to `to`, one number every `interval_ms`, reporting each as progress; names the "
                          "process that counted (for scale-out tests)",
                          mcp::schema_object({{"to", count_to}, {"interval_ms", interval}}, {"to", "interval_ms"})),
-                    count_slowly);
+                    [log = server.options().log](mcp::ToolCall& call) { return count_slowly(call, log); });
     server.add_tool(tool("echo", "Echoes the given text back as text content",
                          mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})),
                     [](mcp::ToolCall& call) { return CallToolResult::text(call.arguments.at("text").as_string()); });

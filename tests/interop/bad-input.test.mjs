@@ -33,11 +33,14 @@ describe('mcpkit everything under bad input', () => {
     session.send({ jsonrpc: '2.0', id: 10, method: 'tools/call',
       params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'p10' } } });
     session.write('garbage\n\n   \n[1,2\n{}\n');
-    const errors = [await session.take((m) => m.error?.code === -32700), await session.take((m) => m.error?.code === -32700),
-      await session.take((m) => m.error?.code === -32600)];
-    assert.equal(errors.length, 3);
+    // "garbage" and "[1,2" are parse errors, "{}" an invalid request; blank lines are nothing.
+    const parseErrors = [await session.take((m) => m.error?.code === -32700), await session.take((m) => m.error?.code === -32700)];
+    const invalid = await session.take((m) => m.error?.code === -32600);
+    for (const error of [...parseErrors, invalid]) assert.equal(error.id, null);
+    assert.match(invalid.error.message, /jsonrpc/);
     const answer = await session.response(10);
     assert.equal(answer.result.content[0].text, 'p10');
+    assert.deepEqual(session.messages.filter((m) => m.error), [], 'a blank line was answered');
   });
 
   test('wrong types name the field', async () => {

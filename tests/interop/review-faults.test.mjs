@@ -17,7 +17,8 @@ let panel;
 
 const review = (content) => client.callTool({ name: 'present_review', arguments: { content } });
 const text = (result) => result.content[0].text;
-const lastReport = () => [...stderr.matchAll(/present_review: ([^;\n]+); (\d+) requests pending/g)].at(-1);
+const reports = () => [...stderr.matchAll(/present_review: ([^;\n]+); (\d+) requests pending/g)];
+const lastReport = () => reports().at(-1);
 
 before(async () => {
   directory = temporaryDirectory('review-faults-');
@@ -82,8 +83,10 @@ test('a panel killed mid-call: a clear error before the timeout; a restarted pan
 
 test('no panel at all: the error names where it looked and what to start', async () => {
   await panel.stop();
+  const reportsBefore = reports().length;  // the report read below must be this call's own
   const result = await review('## Nobody home');
   assert.equal(result.isError, true);
   assert.match(text(result), /Could not connect to the review panel at .*review\.sock .*mcpkit review-panel/);
+  assert.ok(await eventually(() => reports().length > reportsBefore), 'this call left no report');
   assert.equal(lastReport()[2], '0');
 });

@@ -21,6 +21,7 @@ describe('TypeScript SDK v1 client → mcpkit everything (stdio)', () => {
   let toolListChanges = 0;
   let samplingRequests = 0;
   let elicitations = [];
+  let serverLog = '';
 
   before(async () => {
     client = new Client({ name: 'ts-v1-interop', version: '1.0.0' }, {
@@ -51,7 +52,9 @@ describe('TypeScript SDK v1 client → mcpkit everything (stdio)', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.push(n.params.uri));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolListChanges += 1; });
-    await client.connect(new StdioClientTransport({ command: mcpkit, args: ['everything'], stderr: 'inherit' }));
+    const transport = new StdioClientTransport({ command: mcpkit, args: ['everything'], stderr: 'pipe' });
+    transport.stderr.on('data', (chunk) => { serverLog += chunk; });
+    await client.connect(transport);
   });
 
   after(async () => { await client?.close(); });
@@ -204,16 +207,26 @@ describe('TypeScript SDK v1 client → mcpkit everything (stdio)', () => {
   });
 
   test('completion for a prompt argument', async () => {
-    const result = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
-      argument: { name: 'arg1', value: '' } });
-    assert.ok(Array.isArray(result.completion.values));
+    const complete = (name, value) => client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name, value } });
+    const prefixed = await complete('arg1', 'te');
+    assert.deepEqual(prefixed.completion.values, ['test', 'test_value', 'testing']);
+    assert.equal(prefixed.completion.total, 3);
+    assert.deepEqual((await complete('arg1', '')).completion.values, ['hello', 'help', 'test', 'test_value', 'testing', 'world']);
+    assert.deepEqual((await complete('arg2', 'te')).completion.values, []);
   });
 
-  test('cancellation: an aborted call is cancelled and the session goes on', async () => {
+  // The SDK rejects an aborted call by itself, whatever the server does, and a cancelled request
+  // sends nothing more: the proof is the server's own log, where count_slowly says it stopped.
+  test('cancellation: the server stops an aborted call, and the session goes on', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('user cancelled'), 20);
-    await assert.rejects(client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined,
-      { signal: controller.signal }));
+    let progress = 0;
+    const call = client.callTool({ name: 'count_slowly', arguments: { to: 1000, interval_ms: 20 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => { progress += 1; if (progress === 3) controller.abort('user cancelled'); },
+    });
+    await assert.rejects(call);
+    assert.ok(await eventually(() => /count_slowly stopped at \d+ of 1000: cancelled/.test(serverLog), 10000), serverLog);
     assert.deepEqual(await client.ping(), {});
   });
 

@@ -56,11 +56,14 @@ describe('TypeScript SDK v2 client → mcpkit everything, 2025 era', () => {
     assert.equal(result.content[0].text, 'Hello, Alice!');
   });
 
-  test('subscribe and completion work', async () => {
+  test('subscribe delivers updates, and completion completes', async () => {
+    const updates = [];
+    client.setNotificationHandler('notifications/resources/updated', (notification) => updates.push(notification.params.uri));
     await client.subscribeResource({ uri: 'test://watched-resource' });
+    assert.ok(await eventually(() => updates.includes('test://watched-resource'), 5000), 'no resources/updated within 5 s');
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
-      argument: { name: 'arg1', value: '' } });
-    assert.ok(Array.isArray(completion.completion.values));
+      argument: { name: 'arg1', value: 'hel' } });
+    assert.deepEqual(completion.completion.values, ['hello', 'help']);
   });
 });
 
