@@ -1,0 +1,110 @@
+// The Client API against a real Server over memory transports: what initialize told it, lists that
+// span pages, timeouts, notifications, prompts and completion.
+
+#include "server/ServerClientFixture.hpp"
+
+#include <boost/json/parse.hpp>
+
+using namespace mcp;
+using namespace mcp::testing;
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+TEST(Client, KnowsTheServerAfterInitialize) {
+    ServerClientFixture f({.instructions = "Call echo first."});
+    f.server.add_tool(Tool{.name = "echo"}, [](ToolCall&) { return CallToolResult::text("x"); });
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        EXPECT_EQ(client.protocol_version(), "2025-11-25");
+        EXPECT_FALSE(client.stateless());
+        EXPECT_EQ(client.server_info().name, "test-server");
+        EXPECT_EQ(client.server_info().version, "1.2.3");
+        EXPECT_EQ(client.instructions(), std::optional<std::string>("Call echo first."));
+        EXPECT_TRUE(client.server_capabilities().contains("tools"));
+        co_await client.ping();
+    });
+}
+
+TEST(Client, ListsFollowCursorsAcrossPages) {
+    ServerClientFixture f({.page_size = 2});
+    for (int i = 0; i < 5; ++i)
+        f.server.add_tool(Tool{.name = "tool" + std::to_string(i)}, [](ToolCall&) { return CallToolResult::text("x"); });
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        auto tools = co_await client.list_tools();
+        CO_ASSERT_EQ(tools.size(), 5u);
+        for (int i = 0; i < 5; ++i) EXPECT_EQ(tools[static_cast<std::size_t>(i)].name, "tool" + std::to_string(i));
+        // One page by hand: the server pages, the client's list_tools followed the cursor.
+        auto first_page = co_await client.request("tools/list");
+        EXPECT_EQ(first_page.at("tools").as_array().size(), 2u);
+        EXPECT_TRUE(first_page.contains("nextCursor"));
+    });
+}
+
+TEST(Client, ARequestPastItsTimeoutFailsAndTheSessionGoesOn) {
+    ServerClientFixture f;
+    f.server.add_tool(Tool{.name = "slow"}, [](ToolCall& call) -> asio::awaitable<CallToolResult> {
+        for (int i = 0; i < 400 && !call.cancelled(); ++i) co_await sleep_for(std::chrono::milliseconds(5));
+        co_return CallToolResult::text("late");
+    });
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        RequestOptions options;
+        options.timeout = std::chrono::milliseconds(30);
+        std::exception_ptr outcome;
+        try {
+            co_await client.call_tool("slow", {}, options);
+        } catch (...) {
+            outcome = std::current_exception();
+        }
+        EXPECT_TRUE(outcome) << "a 2 s call answered within a 30 ms timeout";
+        EXPECT_NE(error_code_of(outcome), 0);
+        co_await client.ping();
+    });
+}
+
+TEST(Client, NotificationsReachTheHandlerAndLevelsFilterLogs) {
+    ServerClientFixture f;
+    f.server.add_tool(Tool{.name = "chatty"}, [](ToolCall& call) {
+        call.log(LoggingLevel::debug, "too fine");
+        call.log(LoggingLevel::warning, "worth saying");
+        return CallToolResult::text("done");
+    });
+    std::vector<std::string> logs;
+    ClientOptions options;
+    options.on_notification = [&](std::string_view method, const json::value& params) {
+        if (method == "notifications/message") logs.emplace_back(params.at("data").as_string());
+    };
+    f.with_client(options, [&](Client& client) -> asio::awaitable<void> {
+        co_await client.set_logging_level("info");
+        co_await client.call_tool("chatty");
+        co_await client.ping();  // the notifications came before the answer; ping flushes nothing else
+    });
+    EXPECT_EQ(logs, std::vector<std::string>{"worth saying"});
+}
+
+TEST(Client, PromptsAndCompletionComeBackAsTheServerWroteThem) {
+    ServerClientFixture f;
+    f.server.add_prompt(Prompt{.name = "greet", .arguments = {PromptArgument{.name = "who", .required = true}}},
+                        [](PromptGet& request) {
+                            return GetPromptResult{
+                                .messages = {PromptMessage{"user", Content::text("Hello, " + request.arguments.at("who"))}}};
+                        });
+    f.server.add_completion("ref/prompt", "greet", [](CompletionRequest& request) {
+        Completion completion;
+        for (std::string_view name : {"Ada", "Alan", "Grace"})
+            if (name.starts_with(request.value)) completion.values.emplace_back(name);
+        return completion;
+    });
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        json::object who{{"who", "Ada"}};
+        auto prompt = co_await client.get_prompt("greet", who);
+        EXPECT_EQ(prompt.at("messages").as_array()[0].at("content").at("text"), "Hello, Ada");
+        auto completion = co_await client.complete("ref/prompt", "greet", "who", "A");
+        EXPECT_EQ(completion.at("completion").at("values"), json::parse(R"(["Ada","Alan"])"));
+        std::exception_ptr missing;
+        try {
+            co_await client.get_prompt("greet");
+        } catch (...) {
+            missing = std::current_exception();
+        }
+        EXPECT_EQ(error_code_of(missing), jsonrpc::error_code::invalid_params);
+    });
+}
