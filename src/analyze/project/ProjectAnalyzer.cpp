@@ -151,9 +151,11 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
 
     const std::int64_t run_started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                             std::chrono::system_clock::now().time_since_epoch()).count();
-    // The last file wakes the watching thread at once instead of at its next tick.
+    // The first file and the last wake the watching thread at once instead of at its next tick:
+    // progress shows as soon as there is any, and the end is not kept waiting.
     auto finish_one = [&] {
-        if (done.fetch_add(1) + 1 == candidates.size()) {
+        std::size_t now_done = done.fetch_add(1) + 1;
+        if (now_done == 1 || now_done == candidates.size()) {
             std::lock_guard lock(finished_mutex);
             finished.notify_all();
         }
@@ -229,11 +231,15 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
         // This thread watches: it reports progress and relays cancellation into running parses.
         std::vector<std::thread> workers;
         for (std::size_t i = 0; i < thread_count; ++i) workers.emplace_back(work);
+        bool first_reported = false;
         while (done.load() < candidates.size()) {
             {
                 std::unique_lock lock(finished_mutex);
-                finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done.load() >= candidates.size(); });
+                finished.wait_for(lock, std::chrono::milliseconds(100), [&] {
+                    return done.load() >= candidates.size() || (!first_reported && done.load() > 0);
+                });
             }
+            if (done.load() > 0) first_reported = true;
             if (cancelled()) {
                 parse_cancel.store(1);
                 break;
