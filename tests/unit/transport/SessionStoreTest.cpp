@@ -160,7 +160,7 @@ TEST(RedisSessionStore, MalformedUrlsAreRefusedWithTheExpectedForm) {
             mcp::make_redis_session_store(url);
             ADD_FAILURE() << url << " was accepted";
         } catch (const mcp::SessionStoreError& e) {
-            EXPECT_NE(std::string(e.what()).find("redis://[:PASSWORD@]HOST[:PORT][/DB]"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]"), std::string::npos) << e.what();
         }
     }
 }

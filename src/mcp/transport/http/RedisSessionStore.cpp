@@ -13,11 +13,9 @@
 
 #include "mcp/transport/SessionStore.hpp"
 
-#include <boost/url/parse.hpp>
-#include <hiredis/hiredis.h>
+#include "mcp/store/RedisConnection.hpp"
 
 #include <charconv>
-#include <mutex>
 
 namespace mcp {
 namespace {
@@ -85,55 +83,9 @@ if string.sub(record, 1, #previous) ~= previous then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3] .. '\n' .. string.sub(record, #previous + 1))
 return 1)lua";
 
-struct ReplyDeleter {
-    void operator()(redisReply* reply) const { freeReplyObject(reply); }
-};
-using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
-
-struct ContextDeleter {
-    void operator()(redisContext* context) const { redisFree(context); }
-};
-
-struct RedisAddress {
-    std::string host = "127.0.0.1";
-    int port = 6379;
-    std::string password;
-    int database = 0;
-};
-
-RedisAddress parse_redis_url(const std::string& text) {
-    auto bad = [&](const std::string& why) {
-        return SessionStoreError("Invalid Redis URL \"" + text + "\": " + why +
-                                 " (expected redis://[:PASSWORD@]HOST[:PORT][/DB])");
-    };
-    auto parsed = boost::urls::parse_uri(text);
-    if (!parsed) throw bad(parsed.error().message());
-    RedisAddress address;
-    if (parsed->scheme() != "redis") throw bad("the scheme must be redis");
-    if (parsed->encoded_host().empty()) throw bad("the host is missing");
-    address.host = parsed->host_address();
-    if (parsed->has_port()) {
-        if (parsed->port_number() == 0) throw bad("the port must be a number from 1 to 65535");
-        address.port = parsed->port_number();
-    }
-    if (parsed->has_password()) address.password = parsed->password();
-    std::string_view path = parsed->encoded_path();
-    if (path.size() > 1) {
-        path.remove_prefix(1);
-        auto [end, error] = std::from_chars(path.data(), path.data() + path.size(), address.database);
-        if (error != std::errc() || end != path.data() + path.size() || address.database < 0)
-            throw bad("the path must be a database number");
-    }
-    return address;
-}
-
 class RedisSessionStore final : public SessionStore {
 public:
-    RedisSessionStore(RedisAddress address, std::chrono::milliseconds timeout)
-        : address_(std::move(address)), timeout_(timeout) {
-        std::lock_guard lock(mutex_);
-        connect();
-    }
+    RedisSessionStore(RedisAddress address, std::chrono::milliseconds timeout) : redis_(connect(std::move(address), timeout)) {}
 
     bool create(const std::string& session, std::string_view initialize_message, std::size_t max_sessions,
                 std::chrono::seconds idle_timeout) override {
@@ -145,10 +97,10 @@ public:
 
     std::optional<std::vector<std::string>> load(const std::string& session) override {
         auto reply = run({"LRANGE", key(session, "setup"), "0", "-1"});
-        if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) return std::nullopt;
+        if (reply.size() == 0) return std::nullopt;
         std::vector<std::string> setup;
-        setup.reserve(reply->elements);
-        for (std::size_t i = 0; i < reply->elements; ++i) setup.emplace_back(text(reply->element[i]));
+        setup.reserve(reply.size());
+        for (std::size_t i = 0; i < reply.size(); ++i) setup.emplace_back(reply[i].text());
         return setup;
     }
 
@@ -181,9 +133,8 @@ public:
                                           std::uint64_t after_sequence) override {
         auto reply = run({"LRANGE", key(session, "events"), "0", "-1"});
         std::vector<StoredEvent> found;
-        if (reply->type != REDIS_REPLY_ARRAY) return found;
-        for (std::size_t i = 0; i < reply->elements; ++i) {
-            std::string_view entry = text(reply->element[i]);
+        for (std::size_t i = 0; i < reply.size(); ++i) {
+            std::string_view entry = reply[i].text();
             auto first = entry.find(' ');
             auto second = first == std::string_view::npos ? first : entry.find(' ', first + 1);
             if (second == std::string_view::npos || entry.substr(0, first) != stream) continue;
@@ -209,8 +160,8 @@ public:
 
     std::optional<StreamRecord> find_stream(const std::string& session, const std::string& stream) override {
         auto reply = run({"HGET", key(session, "streams"), stream});
-        if (reply->type != REDIS_REPLY_STRING) return std::nullopt;
-        std::string_view record = text(reply.get());
+        if (!reply.is_string()) return std::nullopt;
+        std::string_view record = reply.text();
         auto newline = record.find('\n');
         if (newline == std::string_view::npos) return std::nullopt;
         return StreamRecord{std::string(record.substr(0, newline)), std::string(record.substr(newline + 1))};
@@ -237,77 +188,38 @@ private:
         return name;
     }
 
-    static std::string_view text(const redisReply* reply) {
-        return reply->str ? std::string_view(reply->str, reply->len) : std::string_view();
+    static std::size_t integer(const RedisReply& reply) {
+        return reply.integer() > 0 ? static_cast<std::size_t>(reply.integer()) : 0;
     }
 
-    static std::size_t integer(const Reply& reply) {
-        return reply->type == REDIS_REPLY_INTEGER && reply->integer > 0 ? static_cast<std::size_t>(reply->integer) : 0;
-    }
-
-    std::string where() const { return "Redis at " + address_.host + ":" + std::to_string(address_.port); }
-
-    /// Connects (again). Called with the lock held.
-    void connect() {
-        context_.reset();
-        timeval limit{static_cast<time_t>(timeout_.count() / 1000),
-                      static_cast<suseconds_t>((timeout_.count() % 1000) * 1000)};
-        std::unique_ptr<redisContext, ContextDeleter> context(
-            redisConnectWithTimeout(address_.host.c_str(), address_.port, limit));
-        if (!context) throw SessionStoreError(where() + ": out of memory");
-        if (context->err) throw SessionStoreError(where() + " cannot be reached: " + context->errstr);
-        redisSetTimeout(context.get(), limit);
-        context_ = std::move(context);
-        if (!address_.password.empty()) command_locked({"AUTH", address_.password});
-        if (address_.database != 0) command_locked({"SELECT", std::to_string(address_.database)});
-    }
-
-    Reply command_locked(std::initializer_list<std::string_view> arguments) {
-        std::vector<const char*> pointers;
-        std::vector<std::size_t> lengths;
-        pointers.reserve(arguments.size());
-        lengths.reserve(arguments.size());
-        for (auto argument : arguments) {
-            pointers.push_back(argument.data());
-            lengths.push_back(argument.size());
-        }
-        Reply reply(static_cast<redisReply*>(
-            redisCommandArgv(context_.get(), static_cast<int>(pointers.size()), pointers.data(), lengths.data())));
-        if (!reply) {
-            std::string why = context_->errstr;
-            context_.reset();  // a broken connection: the next call reconnects
-            throw SessionStoreError(where() + " failed: " + why);
-        }
-        if (reply->type == REDIS_REPLY_ERROR)
-            throw SessionStoreError(where() + " refused " + std::string(*arguments.begin()) + ": " +
-                                    std::string(text(reply.get())));
-        return reply;
-    }
-
-    /// One command, reconnecting once if the connection had broken.
-    Reply run(std::initializer_list<std::string_view> arguments) {
-        std::lock_guard lock(mutex_);
-        if (!context_) connect();
+    static std::unique_ptr<RedisConnection> connect(RedisAddress address, std::chrono::milliseconds timeout) {
         try {
-            return command_locked(arguments);
-        } catch (const SessionStoreError&) {
-            if (context_) throw;  // Redis answered with an error: retrying will not help
-            connect();
-            return command_locked(arguments);
+            return std::make_unique<RedisConnection>(std::move(address), timeout);
+        } catch (const RedisError& error) {
+            throw SessionStoreError(error.what());
         }
     }
 
-    RedisAddress address_;
-    std::chrono::milliseconds timeout_;
+    RedisReply run(std::initializer_list<std::string_view> arguments) {
+        try {
+            return redis_->run(arguments);
+        } catch (const RedisError& error) {
+            throw SessionStoreError(error.what());
+        }
+    }
+
     const std::string sessions_key_ = "mcpkit:sessions";
-    std::mutex mutex_;
-    std::unique_ptr<redisContext, ContextDeleter> context_;
+    std::unique_ptr<RedisConnection> redis_;
 };
 
 }  // namespace
 
 std::shared_ptr<SessionStore> make_redis_session_store(const std::string& url, std::chrono::milliseconds timeout) {
-    return std::make_shared<RedisSessionStore>(parse_redis_url(url), timeout);
+    try {
+        return std::make_shared<RedisSessionStore>(parse_redis_url(url), timeout);
+    } catch (const std::invalid_argument& error) {
+        throw SessionStoreError(error.what());
+    }
 }
 
 }  // namespace mcp
