@@ -55,6 +55,25 @@ std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view
     return from_url_view(resolved);
 }
 
+std::string describe_status(int status, std::string_view reason, const std::optional<std::string>& body) {
+    std::string text = "HTTP " + std::to_string(status);
+    if (!reason.empty()) text.append(" ").append(reason);
+    if (!body) return text;
+    std::string said;
+    for (char c : *body) {
+        if (said.size() >= 300) {
+            said += "…";
+            break;
+        }
+        bool space = c == '\n' || c == '\r' || c == '\t';
+        if (space && !said.empty() && said.back() != ' ') said += ' ';
+        else if (!space && static_cast<unsigned char>(c) >= 0x20) said += c;
+    }
+    while (!said.empty() && said.back() == ' ') said.pop_back();
+    if (!said.empty()) text.append(": ").append(said);
+    return text;
+}
+
 HttpExchange::HttpExchange(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {
     parser_.body_limit(boost::none);
 }

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ HttpUrl parse_http_url(std::string_view url);
 /// Resolves `reference` (absolute or relative, as an SSE `endpoint` event sends it) against `base`;
 /// nothing if it points at another origin.
 std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view reference);
+
+/// "HTTP 403 Forbidden: Access is only allowed at localhost:8931": the status, and what the server
+/// said in its body (often the only explanation), on one line and bounded.
+std::string describe_status(int status, std::string_view reason, const std::optional<std::string>& body);
 
 /// One request/response on a connection from the pool.
 class HttpExchange {

@@ -35,27 +35,6 @@ constexpr std::chrono::milliseconds head_gate{250};
 
 bool is_event_stream(std::string_view content_type) { return content_type.starts_with("text/event-stream"); }
 
-/// "HTTP 403 Forbidden: Access is only allowed at localhost:8931": the status, and what the server
-/// said in its body (which is often the only explanation), on one line and bounded.
-std::string describe_status(int status, std::string_view reason, const std::optional<std::string>& body) {
-    std::string text = "HTTP " + std::to_string(status);
-    if (!reason.empty()) text.append(" ").append(reason);
-    if (!body) return text;
-    std::string said;
-    for (char c : *body) {
-        if (said.size() >= 300) {
-            said += "…";
-            break;
-        }
-        bool space = c == '\n' || c == '\r' || c == '\t';
-        if (space && !said.empty() && said.back() != ' ') said += ' ';
-        else if (!space && static_cast<unsigned char>(c) >= 0x20) said += c;
-    }
-    while (!said.empty() && said.back() == ' ') said.pop_back();
-    if (!said.empty()) text.append(": ").append(said);
-    return text;
-}
-
 /// Holds the sender until a response head arrives or a deadline passes.
 struct Gate {
     Gate(const asio::any_io_executor& executor, std::chrono::milliseconds limit) : timer(executor, limit) {}
@@ -260,7 +239,7 @@ private:
             if (co_await start_legacy()) {
                 co_await post(message, std::make_shared<Gate>(executor_, head_gate));
             } else {
-                fail(*message, "the server refused initialize with " + describe_status(status, reason, refusal) +
+                fail(*message, "the server refused initialize with " + http::describe_status(status, reason, refusal) +
                                    ", and offers no HTTP+SSE endpoint either");
             }
             co_return;
@@ -278,12 +257,12 @@ private:
         if (body && !body->empty() && (body->front() == '{' || body->front() == '[')) {
             deliver(*body);
             if (status >= 400 && message->id && !answered(*message->id))
-                fail(*message, describe_status(status, reason, body));
+                fail(*message, http::describe_status(status, reason, body));
             co_return;
         }
         // A refusal's body is often the only explanation (a proxy's, or Playwright's "Access is
         // only allowed at localhost:8931"): it goes into the error, not away.
-        if (status >= 300 && message->id) fail(*message, describe_status(status, reason, body));
+        if (status >= 300 && message->id) fail(*message, http::describe_status(status, reason, body));
     }
 
     /// Reads one SSE stream to its end, resuming it with GET + Last-Event-ID while `waiting_for`
