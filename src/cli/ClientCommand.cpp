@@ -8,6 +8,7 @@
 
 #include <mcp/Error.hpp>
 #include <mcp/client/Client.hpp>
+#include <mcp/protocol/Methods.hpp>
 #include <mcp/transport/ChildProcessTransport.hpp>
 #include <mcp/transport/StreamableHttpClientTransport.hpp>
 
@@ -129,7 +130,10 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
     } else if (verb == "prompt") {
         if (args.empty() || args.size() > 2) throw std::invalid_argument("usage: mcpkit client prompt NAME [JSON] -- COMMAND ARGS...");
         json::object prompt_arguments = args.size() == 2 ? parse_object_argument(args[1], "the prompt arguments") : json::object();
-        print(co_await client.get_prompt(args[0], std::move(prompt_arguments)));
+        // What the server said, as it said it: the raw result, not the typed form. (The params are
+        // built outside the co_await expression: g++ 12 miscompiles braced lists inside one.)
+        json::object params{{"name", args[0]}, {"arguments", std::move(prompt_arguments)}};
+        print(co_await client.request(mcp::methods::prompts_get, std::move(params)));
     } else if (verb == "tour") {
         co_await tour(client, std::cout, arguments.tour_calls);
     } else {

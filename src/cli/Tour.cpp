@@ -3,6 +3,7 @@
 #include "cli/PrettyJson.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/protocol/Methods.hpp>
 
 #include <algorithm>
 
@@ -131,7 +132,8 @@ asio::awaitable<void> tour(mcp::Client& client, std::ostream& out, const std::ve
             if (prompt.name.find("input_required") != std::string::npos) continue;
             show(out, "→", "prompts/get " + prompt.name, arguments);
             try {
-                show(out, "←", "result", co_await client.get_prompt(prompt.name, arguments));
+                json::object params{{"name", prompt.name}, {"arguments", arguments}};  // outside co_await (g++ 12)
+                show(out, "←", "result", co_await client.request(mcp::methods::prompts_get, std::move(params)));
             } catch (const mcp::Error& e) {
                 show(out, "←", "error", json::object{{"code", e.code()}, {"message", e.what()}});
             }

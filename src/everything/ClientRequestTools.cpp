@@ -4,6 +4,7 @@
 // they return the same question as an input request and answer on the retry.
 
 #include "everything/FixtureParts.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 
 #include "mcp/Error.hpp"
 #include "mcp/protocol/Methods.hpp"
@@ -156,7 +157,7 @@ constexpr std::string_view enums_form = R"json({
 CallToolResult missing_capability(mcp::ToolCall& call) {
     // The 2026 way to refuse work the client cannot support: -32021 naming what is missing.
     if (!call.client_supports("sampling"))
-        throw mcp::Error(mcp::jsonrpc::error_code::missing_required_client_capability,
+        throw mcp::Error(mcp::error_code::missing_required_client_capability,
                          "Server requires the sampling capability for this request",
                          json::object{{"requiredCapabilities", {{"sampling", json::object()}}}});
     return CallToolResult::text("Success");

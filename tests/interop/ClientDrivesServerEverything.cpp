@@ -213,9 +213,10 @@ TEST_F(ServerEverything, EveryResourceTemplateAndPromptIsReadable) {
             EXPECT_NE(std::string(e.what()).find("not-a-number"), std::string::npos) << e.what();
         }
 
-        json::object completion = co_await client.complete("ref/resource", "demo://resource/dynamic/text/{resourceId}",
-                                                           "resourceId", "5");
-        EXPECT_EQ(completion.at("completion").at("values").at(0), "5");
+        Completion completion = co_await client.complete("ref/resource", "demo://resource/dynamic/text/{resourceId}",
+                                                         "resourceId", "5");
+        CO_ASSERT_TRUE(!completion.values.empty());
+        EXPECT_EQ(completion.values.front(), "5");
 
         co_await client.subscribe_resource("demo://resource/dynamic/text/1");
         co_await client.unsubscribe_resource("demo://resource/dynamic/text/1");
@@ -229,11 +230,12 @@ TEST_F(ServerEverything, EveryResourceTemplateAndPromptIsReadable) {
             {"resource-prompt", {{"resourceType", "Text"}, {"resourceId", "2"}}},
         };
         for (const auto& prompt : prompts) {
-            json::object result = co_await client.get_prompt(prompt.name, arguments[prompt.name]);
-            EXPECT_FALSE(result.at("messages").as_array().empty()) << prompt.name;
+            GetPromptResult result = co_await client.get_prompt(prompt.name, arguments[prompt.name]);
+            EXPECT_FALSE(result.messages.empty()) << prompt.name;
         }
-        json::object weather = co_await client.get_prompt("args-prompt", arguments["args-prompt"]);
-        EXPECT_NE(json::serialize(weather).find("Paris"), std::string::npos);
+        GetPromptResult weather = co_await client.get_prompt("args-prompt", arguments["args-prompt"]);
+        CO_ASSERT_TRUE(!weather.messages.empty());
+        EXPECT_NE(json::serialize(weather.messages.front().content.json).find("Paris"), std::string::npos);
         co_await client.close();
         co_await transport->shutdown();
     }, std::chrono::seconds(60));

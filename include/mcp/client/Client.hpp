@@ -14,6 +14,7 @@
 // Threading: use a Client from its transport's executor only.
 
 #include "mcp/Cancellation.hpp"
+#include "mcp/client/TypedCalls.hpp"
 #include "mcp/protocol/Implementation.hpp"
 #include "mcp/protocol/Prompt.hpp"
 #include "mcp/protocol/Resource.hpp"
@@ -99,16 +100,35 @@ public:
     boost::asio::awaitable<std::vector<Tool>> list_tools();
     boost::asio::awaitable<CallToolResult> call_tool(std::string_view name, boost::json::object arguments = {},
                                                      RequestOptions options = {});
+    /// A typed call: `arguments` is a described struct (or a JSON object); the result's
+    /// structuredContent is read into `Out` (a described struct). A result with isError throws
+    /// ToolError; one that does not fit `Out` throws JsonConversionError naming the field.
+    /// With `Out` = CallToolResult, only the arguments are typed.
+    template <class Out = CallToolResult, class In>
+    boost::asio::awaitable<Out> call_tool(std::string_view name, const In& arguments, RequestOptions options = {}) {
+        boost::json::object object = detail::arguments_object(arguments);
+        CallToolResult result = co_await call_tool(name, std::move(object), std::move(options));
+        if constexpr (std::is_same_v<Out, CallToolResult>) co_return result;
+        else co_return from_json_value<Out>(detail::structured_result(name, result));
+    }
     boost::asio::awaitable<std::vector<Resource>> list_resources();
     boost::asio::awaitable<std::vector<ResourceTemplate>> list_resource_templates();
     boost::asio::awaitable<std::vector<ResourceContents>> read_resource(std::string_view uri);
     boost::asio::awaitable<void> subscribe_resource(std::string_view uri);
     boost::asio::awaitable<void> unsubscribe_resource(std::string_view uri);
     boost::asio::awaitable<std::vector<Prompt>> list_prompts();
-    boost::asio::awaitable<boost::json::object> get_prompt(std::string_view name, boost::json::object arguments = {});
+    /// prompts/get; `arguments` maps names to strings.
+    boost::asio::awaitable<GetPromptResult> get_prompt(std::string_view name, boost::json::object arguments = {});
+    /// prompts/get with a described struct of arguments (fields that are not strings are sent as
+    /// the JSON they are, enums by name).
+    template <class Args>
+        requires detail::described_struct<Args>
+    boost::asio::awaitable<GetPromptResult> get_prompt(std::string_view name, const Args& arguments) {
+        co_return co_await get_prompt(name, detail::prompt_argument_strings(arguments));
+    }
     /// completion/complete for a prompt argument ("ref/prompt", name) or template variable ("ref/resource", uri).
-    boost::asio::awaitable<boost::json::object> complete(std::string_view reference_type, std::string_view reference,
-                                                         std::string_view argument, std::string_view value);
+    boost::asio::awaitable<Completion> complete(std::string_view reference_type, std::string_view reference,
+                                                std::string_view argument, std::string_view value);
     boost::asio::awaitable<void> set_logging_level(std::string_view level);
     /// Tells the server the roots changed (2025 era).
     void roots_changed(std::vector<Root> roots);

@@ -1,16 +1,16 @@
 #pragma once
-// The JSON-RPC 2.0 engine for one conversation over a Transport: it reads frames, answers the
+// The JSON-RPC 2.0 engine for one conversation over a MessageChannel: it reads frames, answers the
 // peer's requests through a Dispatcher, correlates responses to our own requests, and applies
 // timeouts and cancellation. It knows nothing of MCP.
 //
-// Threading: a Connection lives on its transport's executor. `call` and `run` are coroutines on
+// Threading: a Connection lives on its channel's executor. `call` and `run` are coroutines on
 // that executor; `notify`, `reply_later`-style sends and cancellation may come from any thread
 // and are posted there.
 
 #include "mcp/Cancellation.hpp"
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/jsonrpc/Message.hpp"
-#include "mcp/transport/Transport.hpp"
+#include "mcp/jsonrpc/MessageChannel.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -87,7 +87,7 @@ struct CallOptions {
     std::optional<std::chrono::milliseconds> timeout;
     /// Cancels the call: it then completes with error_code::request_cancelled.
     CancellationToken cancellation;
-    /// For Streamable HTTP: the inbound request this call belongs to.
+    /// The peer's request being served when this call is made (see FrameInfo::request).
     std::optional<RequestId> related_request;
     /// Called with the id the request was given, before it is sent.
     std::function<void(const RequestId&)> on_id_assigned;
@@ -96,7 +96,7 @@ struct CallOptions {
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
     /// `dispatcher` is held weakly: its owner keeps it alive for as long as calls should be served.
-    Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
+    Connection(std::shared_ptr<MessageChannel> channel, std::shared_ptr<Dispatcher> dispatcher,
                ConnectionOptions options = {});
     ~Connection();
     Connection(const Connection&) = delete;
@@ -111,7 +111,7 @@ public:
     boost::asio::awaitable<Response> call(std::string_view method, boost::json::value params,
                                           CallOptions options = {});
     /// Sends a notification. Safe from any thread.
-    void notify(std::string_view method, const boost::json::value& params, SendContext context = {});
+    void notify(std::string_view method, const boost::json::value& params, FrameInfo context = {});
 
     /// Cancels the peer's in-flight request `id`; its reply will not be sent. Returns false if
     /// no such request is in flight. Call on the executor.
@@ -124,8 +124,8 @@ public:
     void set_allow_batches(bool allow) { options_.allow_batches = allow; }
     void close();
     bool closed() const { return closed_; }
-    Transport& transport() { return *transport_; }
-    boost::asio::any_io_executor executor() const { return transport_->executor(); }
+    MessageChannel& channel() { return *channel_; }
+    boost::asio::any_io_executor executor() const { return channel_->executor(); }
 
 private:
     struct PendingCall;
@@ -144,10 +144,10 @@ private:
     void deliver_reply(const RequestId& id, const Reply& reply, Batch* batch);
     void finish_batch_member(Batch& batch);
     void complete(Response&& response);
-    void send_frame(std::string_view frame, SendContext context);
+    void send_frame(std::string_view frame, FrameInfo context);
     bool on_io_thread() const { return std::this_thread::get_id() == io_thread_; }
 
-    std::shared_ptr<Transport> transport_;
+    std::shared_ptr<MessageChannel> channel_;
     /// Weak: the owner of the session (a Server's serve(), a Client) keeps it alive, and the
     /// session holds this connection, so a strong pointer here would be a cycle.
     std::weak_ptr<Dispatcher> dispatcher_;

@@ -39,6 +39,7 @@ struct GetPromptResult {
     std::optional<std::string> description;
     std::vector<PromptMessage> messages;
     boost::json::object to_json() const;
+    static GetPromptResult from_json(const boost::json::object& json);
 };
 
 /// What completion/complete answers: at most 100 values, plus the total and whether more exist.
@@ -47,6 +48,8 @@ struct Completion {
     std::optional<std::int64_t> total;
     bool has_more = false;
     boost::json::object to_json() const;
+    /// From a completion/complete result ({"completion": {…}}).
+    static Completion from_json(const boost::json::object& json);
 };
 
 }  // namespace mcp

@@ -3,10 +3,11 @@
 // number of connections over any transport. Both protocol eras are served, per connection
 // (initialize) or per request (2026-07-28 _meta).
 //
+//   struct EchoArgs { std::string text; };
+//   BOOST_DESCRIBE_STRUCT(EchoArgs, (), (text))
+//
 //   mcp::Server server({.name = "demo", .version = "1.0.0"});
-//   server.add_tool({.name = "echo", .description = "Echoes text",
-//                    .input_schema = mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})},
-//                   [](mcp::ToolCall& call) { return mcp::CallToolResult::text(call.arguments.at("text").as_string()); });
+//   server.add_tool("echo", "Echoes text", [](const EchoArgs& args) { return args.text; });
 //   mcp::serve_stdio(server);
 //
 // Registration happens on one thread: before serving, or on the server's I/O thread while serving
@@ -19,6 +20,7 @@
 #include "mcp/protocol/Tool.hpp"
 #include "mcp/server/Handler.hpp"
 #include "mcp/server/RequestContext.hpp"
+#include "mcp/server/TypedHandlers.hpp"
 #include "mcp/transport/StreamTransport.hpp"
 #include "mcp/transport/Transport.hpp"
 
@@ -88,14 +90,29 @@ public:
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;
 
+    /// A tool. `handler` takes `ToolCall&` (untyped: arguments as JSON, the schema in `tool`), or a
+    /// described struct (typed, see TypedHandlers.hpp: the schemas are generated from the types).
     template <class F>
     Server& add_tool(Tool tool, F handler, ToolOptions options = {}) {
-        // A plain, non-blocking handler also gets an inline form: most calls then need no coroutine.
-        auto immediate = detail::immediate_handler<CallToolResult, ToolCall>(handler, options.blocking);
-        return add_tool_handler(std::move(tool),
-                                detail::adapt_handler<CallToolResult, ToolCall>(
-                                    std::move(handler), options.blocking ? &worker_pool() : nullptr),
-                                std::move(immediate), std::move(options.on_invalid_arguments));
+        if constexpr (std::is_invocable_v<F&, ToolCall&>) {
+            // A plain, non-blocking handler also gets an inline form: most calls then need no coroutine.
+            auto immediate = detail::immediate_handler<CallToolResult, ToolCall>(handler, options.blocking);
+            return add_tool_handler(std::move(tool),
+                                    detail::adapt_handler<CallToolResult, ToolCall>(
+                                        std::move(handler), options.blocking ? &worker_pool() : nullptr),
+                                    std::move(immediate), std::move(options.on_invalid_arguments));
+        } else {
+            auto untyped = detail::typed_tool(tool, std::move(handler));
+            return add_tool(std::move(tool), std::move(untyped), std::move(options));
+        }
+    }
+    /// A typed tool by name and description: `server.add_tool("get_weather", "…", [](const WeatherArgs& a) { … })`.
+    template <class F>
+    Server& add_tool(std::string name, std::string description, F handler, ToolOptions options = {}) {
+        Tool tool;
+        tool.name = std::move(name);
+        tool.description = std::move(description);
+        return add_tool(std::move(tool), std::move(handler), std::move(options));
     }
     template <class F>
     Server& add_resource(Resource resource, F handler) {
@@ -108,10 +125,25 @@ public:
             std::move(resource_template),
             detail::adapt_handler<ReadResourceResult, ResourceRead>(std::move(handler), nullptr));
     }
+    /// A prompt. `handler` takes `PromptGet&` (untyped: arguments as strings), or a described
+    /// struct (typed: the prompt's arguments are generated from its fields).
     template <class F>
     Server& add_prompt(Prompt prompt, F handler) {
-        return add_prompt_handler(std::move(prompt),
-                                  detail::adapt_handler<GetPromptResult, PromptGet>(std::move(handler), nullptr));
+        if constexpr (std::is_invocable_v<F&, PromptGet&>) {
+            return add_prompt_handler(std::move(prompt),
+                                      detail::adapt_handler<GetPromptResult, PromptGet>(std::move(handler), nullptr));
+        } else {
+            auto untyped = detail::typed_prompt(prompt, std::move(handler));
+            return add_prompt(std::move(prompt), std::move(untyped));
+        }
+    }
+    /// A typed prompt by name and description.
+    template <class F>
+    Server& add_prompt(std::string name, std::string description, F handler) {
+        Prompt prompt;
+        prompt.name = std::move(name);
+        prompt.description = std::move(description);
+        return add_prompt(std::move(prompt), std::move(handler));
     }
     /// Completions for a prompt's arguments ("ref/prompt", name) or a template's variables
     /// ("ref/resource", uri template).

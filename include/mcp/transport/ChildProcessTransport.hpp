@@ -40,8 +40,8 @@ public:
                                                         ChildProcessOptions options);
     ~ChildProcessTransport() override;
 
-    boost::asio::awaitable<TransportRead> read() override { return stream_->read(); }
-    void send(std::string_view frame, SendContext context = {}) override { stream_->send(frame, context); }
+    boost::asio::awaitable<jsonrpc::ChannelRead> read() override { return stream_->read(); }
+    void send(std::string_view frame, jsonrpc::FrameInfo context = {}) override { stream_->send(frame, context); }
     /// Starts the shutdown sequence; returns at once. Use shutdown() to wait for it.
     void close() override;
     boost::asio::any_io_executor executor() const override { return executor_; }

@@ -34,8 +34,8 @@ public:
                     StreamTransportOptions options = {});
     ~StreamTransport() override;
 
-    boost::asio::awaitable<TransportRead> read() override;
-    void send(std::string_view frame, SendContext context = {}) override;
+    boost::asio::awaitable<jsonrpc::ChannelRead> read() override;
+    void send(std::string_view frame, jsonrpc::FrameInfo context = {}) override;
     void close() override;
     boost::asio::any_io_executor executor() const override { return executor_; }
 

@@ -1,4 +1,5 @@
 #include "mcp/client/Client.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 
 #include "client/ClientSession.hpp"
 #include "mcp/Error.hpp"
@@ -7,11 +8,11 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/json/parse.hpp>
 
 namespace mcp {
 namespace asio = boost::asio;
 namespace json = boost::json;
-namespace error_code = jsonrpc::error_code;
 
 Client::Client(ClientOptions options) : session_(std::make_shared<detail::ClientSession>(std::move(options))) {}
 
@@ -268,17 +269,17 @@ asio::awaitable<std::vector<Prompt>> Client::list_prompts() {
     co_return out;
 }
 
-asio::awaitable<json::object> Client::get_prompt(std::string_view name, json::object arguments) {
+asio::awaitable<GetPromptResult> Client::get_prompt(std::string_view name, json::object arguments) {
     json::object params{{"name", name}, {"arguments", std::move(arguments)}};
-    co_return co_await request(methods::prompts_get, std::move(params));
+    co_return GetPromptResult::from_json(co_await request(methods::prompts_get, std::move(params)));
 }
 
-asio::awaitable<json::object> Client::complete(std::string_view reference_type, std::string_view reference,
+asio::awaitable<Completion> Client::complete(std::string_view reference_type, std::string_view reference,
                                                std::string_view argument, std::string_view value) {
     json::object ref{{"type", reference_type}};
     ref[reference_type == "ref/prompt" ? "name" : "uri"] = reference;
     json::object params{{"ref", std::move(ref)}, {"argument", {{"name", argument}, {"value", value}}}};
-    co_return co_await request(methods::completion_complete, std::move(params));
+    co_return Completion::from_json(co_await request(methods::completion_complete, std::move(params)));
 }
 
 asio::awaitable<void> Client::set_logging_level(std::string_view level) {
@@ -291,4 +292,28 @@ void Client::roots_changed(std::vector<Root> roots) {
     if (!session_->stateless && session_->connection) notify(notifications::roots_list_changed);
 }
 
+namespace detail {
+
+const json::value& structured_result(std::string_view tool, CallToolResult& result) {
+    auto first_text = [&]() -> std::string {
+        for (const auto& block : result.content)
+            if (block.type() == "text")
+                if (auto* text = block.json.if_contains("text"); text && text->is_string()) return std::string(text->get_string());
+        return {};
+    };
+    if (result.is_error) {
+        std::string text = first_text();
+        throw ToolError(std::string(tool), text.empty() ? "no message" : text, std::move(result));
+    }
+    if (result.structured_content) return *result.structured_content;
+    // A server that predates structured output may still put the JSON in its text.
+    boost::system::error_code ec;
+    json::value parsed = json::parse(first_text(), ec);
+    if (ec || !parsed.is_object())
+        throw std::runtime_error("tool " + std::string(tool) + " returned no structuredContent to read a typed result from");
+    result.structured_content = std::move(parsed);
+    return *result.structured_content;
+}
+
+}  // namespace detail
 }  // namespace mcp

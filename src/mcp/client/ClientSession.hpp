@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // The client's side of one connection: answers the server's requests through the user's
 // handlers, routes progress to the call that asked for it, and holds what the handshake learned.
 

@@ -45,9 +45,9 @@ void encode_reply(std::string& out, const RequestId& id, const Reply& reply) {
 }
 }  // namespace
 
-Connection::Connection(std::shared_ptr<Transport> transport, std::shared_ptr<Dispatcher> dispatcher,
+Connection::Connection(std::shared_ptr<MessageChannel> channel, std::shared_ptr<Dispatcher> dispatcher,
                        ConnectionOptions options)
-    : transport_(std::move(transport)),
+    : channel_(std::move(channel)),
       dispatcher_(dispatcher),
       options_(std::move(options)),
       io_thread_(std::this_thread::get_id()) {}
@@ -58,13 +58,13 @@ asio::awaitable<void> Connection::run() {
     auto self = shared_from_this();
     io_thread_ = std::this_thread::get_id();
     while (!closed_) {
-        TransportRead read = co_await transport_->read();
-        if (read.kind == TransportRead::Kind::end_of_stream) break;
-        if (read.kind == TransportRead::Kind::decoded) {
+        ChannelRead read = co_await channel_->read();
+        if (read.kind == ChannelRead::Kind::end_of_stream) break;
+        if (read.kind == ChannelRead::Kind::decoded) {
             handle_decoded(std::move(*read.decoded));
             continue;
         }
-        if (read.kind == TransportRead::Kind::oversized) {
+        if (read.kind == ChannelRead::Kind::oversized) {
             ErrorObject error{error_code::invalid_request,
                               "Message of " + std::to_string(read.size) + " bytes exceeds the limit of " +
                                   std::to_string(read.limit) +
@@ -86,7 +86,7 @@ asio::awaitable<void> Connection::run() {
     // The peer's requests in flight may still finish and be answered, for a while.
     if (auto dispatcher = dispatcher_.lock()) dispatcher->input_ended();
     if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_) {
-        drain_timer_ = std::make_unique<asio::steady_timer>(transport_->executor(), options_.drain_timeout);
+        drain_timer_ = std::make_unique<asio::steady_timer>(channel_->executor(), options_.drain_timeout);
         co_await drain_timer_->async_wait(asio::as_tuple(asio::use_awaitable));
         drain_timer_.reset();
     }
@@ -167,7 +167,7 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
     auto [entry, inserted] = inbound_.try_emplace(inbound.id);
     inbound.cancellation = entry->second.token();
     if (batch) ++batch->outstanding;
-    asio::co_spawn(transport_->executor(), serve(std::move(inbound), batch, std::move(dispatcher)), asio::detached);
+    asio::co_spawn(channel_->executor(), serve(std::move(inbound), batch, std::move(dispatcher)), asio::detached);
 }
 
 asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<Batch> batch,
@@ -205,7 +205,7 @@ void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* b
     if (!batch) {
         scratch_.clear();
         encode_reply(scratch_, id, reply);
-        send_frame(scratch_, SendContext{&id, true, reply.error ? reply.error->code : 0});
+        send_frame(scratch_, FrameInfo{&id, true, reply.error ? reply.error->code : 0});
         return;
     }
     if (batch->any) batch->replies += ',';
@@ -217,13 +217,13 @@ void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* b
 void Connection::finish_batch_member(Batch& batch) {
     if (--batch.outstanding == 0 && batch.any) {
         batch.replies += ']';
-        send_frame(batch.replies, SendContext{nullptr, true, 0});
+        send_frame(batch.replies, FrameInfo{nullptr, true, 0});
     }
 }
 
-void Connection::send_frame(std::string_view frame, SendContext context) {
+void Connection::send_frame(std::string_view frame, FrameInfo context) {
     if (closed_) return;
-    transport_->send(frame, context);
+    channel_->send(frame, context);
 }
 
 void Connection::complete(Response&& response) {
@@ -243,7 +243,7 @@ asio::awaitable<Response> Connection::call(std::string_view method, json::value 
     if (input_ended_ || closed_) {
         co_return Response{id, nullptr, ErrorObject{error_code::connection_closed, "Connection closed", nullptr}};
     }
-    auto call = std::make_shared<PendingCall>(transport_->executor());
+    auto call = std::make_shared<PendingCall>(channel_->executor());
     call->timeout = options.timeout.value_or(options_.default_timeout);
     if (call->timeout.count() > 0) {
         call->timer.expires_after(call->timeout);
@@ -254,14 +254,14 @@ asio::awaitable<Response> Connection::call(std::string_view method, json::value 
 
     std::string frame;
     encode_request(frame, id, method, params);
-    SendContext context;
-    if (options.related_request) context.related_request = &*options.related_request;
+    FrameInfo context;
+    if (options.related_request) context.request = &*options.related_request;
     send_frame(frame, context);
 
     std::size_t cancel_hook = 0;
     if (!options.cancellation.cancelled()) {
         std::weak_ptr<PendingCall> weak = call;
-        auto executor = transport_->executor();
+        auto executor = channel_->executor();
         cancel_hook = options.cancellation.on_cancel([weak, executor, token = options.cancellation] {
             asio::post(executor, [weak, token] {
                 if (auto pending = weak.lock(); pending && pending->state == PendingCall::State::waiting) {
@@ -313,7 +313,7 @@ asio::awaitable<Response> Connection::call(std::string_view method, json::value 
     }
 }
 
-void Connection::notify(std::string_view method, const json::value& params, SendContext context) {
+void Connection::notify(std::string_view method, const json::value& params, FrameInfo context) {
     std::string frame;
     encode_notification(frame, method, params);
     if (on_io_thread()) {
@@ -321,10 +321,10 @@ void Connection::notify(std::string_view method, const json::value& params, Send
         return;
     }
     std::optional<RequestId> related;
-    if (context.related_request) related = *context.related_request;
-    asio::post(transport_->executor(), [self = shared_from_this(), frame = std::move(frame), related] {
-        SendContext ctx;
-        if (related) ctx.related_request = &*related;
+    if (context.request) related = *context.request;
+    asio::post(channel_->executor(), [self = shared_from_this(), frame = std::move(frame), related] {
+        FrameInfo ctx;
+        if (related) ctx.request = &*related;
         self->send_frame(frame, ctx);
     });
 }
@@ -349,7 +349,7 @@ void Connection::close() {
     if (closed_) return;
     close_requested_ = true;
     if (drain_timer_) drain_timer_->cancel();
-    transport_->close();
+    channel_->close();
 }
 
 }  // namespace mcp::jsonrpc

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Small helpers for reading and writing optional JSON fields, shared by the protocol types.
 
 #include <boost/json.hpp>

@@ -59,4 +59,26 @@ json::object Completion::to_json() const {
     return json::object{{"completion", std::move(completion)}};
 }
 
+GetPromptResult GetPromptResult::from_json(const json::object& in) {
+    GetPromptResult result;
+    result.description = detail::optional_string(in, "description");
+    for (const auto& item : detail::array_field(in, "messages")) {
+        if (!item.is_object()) continue;
+        const auto& message = item.get_object();
+        result.messages.push_back(PromptMessage{detail::string_field(message, "role"),
+                                                Content{detail::object_field(message, "content")}});
+    }
+    return result;
+}
+
+Completion Completion::from_json(const json::object& in) {
+    Completion result;
+    json::object completion = detail::object_field(in, "completion");
+    for (const auto& value : detail::array_field(completion, "values"))
+        if (value.is_string()) result.values.emplace_back(value.get_string());
+    if (auto* total = completion.if_contains("total"); total && total->is_int64()) result.total = total->get_int64();
+    if (auto* more = completion.if_contains("hasMore"); more && more->is_bool()) result.has_more = more->get_bool();
+    return result;
+}
+
 }  // namespace mcp

@@ -1,9 +1,13 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // How a session runs a feature handler: build its context, run it, and when it asks for input
 // either return that to a 2026 client or (2025 era) ask the client and run it again.
 // Included by the .cpp files that run handlers.
 
 #include "mcp/protocol/Methods.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 #include "server/RequestParams.hpp"
 #include "server/ServerSession.hpp"
 
@@ -68,7 +72,7 @@ boost::asio::awaitable<boost::json::object> ServerSession::drive_handler(Handler
             if (capability.empty())
                 throw Error::internal("Handler asked for input with unsupported method \"" + std::string(method) + "\"");
             if (!peer.client_capabilities.contains(capability))
-                throw Error(jsonrpc::error_code::missing_required_client_capability,
+                throw Error(mcp::error_code::missing_required_client_capability,
                             "The client must declare the " + std::string(capability) + " capability for this request",
                             boost::json::object{{"requiredCapabilities", {{capability, boost::json::object()}}}});
         }

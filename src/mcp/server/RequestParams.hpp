@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Reading a request's params, with errors that name the field.
 
 #include "mcp/Error.hpp"

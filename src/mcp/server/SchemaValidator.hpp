@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // JSON Schema validation of tool arguments and structured output (valijson, draft 7 semantics;
 // 2020-12 keywords it does not know are ignored, so such schemas still validate what they can).
 

@@ -2,6 +2,7 @@
 // protocol eras except where the era decides (error codes, input requests).
 
 #include "mcp/protocol/Methods.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "mcp/Error.hpp"
 #include "server/HandlerRunner.hpp"
@@ -11,7 +12,7 @@
 namespace mcp::detail {
 namespace asio = boost::asio;
 namespace json = boost::json;
-namespace error_code = jsonrpc::error_code;
+namespace error_code = mcp::error_code;
 
 namespace {
 

@@ -1,6 +1,8 @@
 #include "server/ServerSession.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 
 #include "server/RequestParams.hpp"
+#include "transport/http/RequestStreamControl.hpp"
 
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/Versions.hpp"
@@ -16,22 +18,13 @@ namespace mcp::detail {
 namespace asio = boost::asio;
 namespace json = boost::json;
 using jsonrpc::Reply;
-namespace error_code = jsonrpc::error_code;
+namespace error_code = mcp::error_code;
 
 namespace {
 
 Reply error_reply(const Error& e) { return Reply::failure(e.code(), e.what(), e.data()); }
 
 /// Methods of 2026-07-28; anything else sent with 2026 _meta is "not found" there.
-bool is_stateless_method(std::string_view method) {
-    static const std::set<std::string_view> methods = {
-        methods::server_discover,      methods::tools_list,     methods::tools_call,
-        methods::resources_list,       methods::resources_templates_list, methods::resources_read,
-        methods::prompts_list,         methods::prompts_get,    methods::completion_complete,
-        methods::subscriptions_listen};
-    return methods.contains(method);
-}
-
 json::array supported_stateless_versions() {
     json::array out;
     for (auto v : versions::stateless) out.emplace_back(v);
@@ -57,61 +50,34 @@ asio::awaitable<Reply> ServerSession::handle_request(jsonrpc::InboundRequest& re
 }
 
 asio::awaitable<Reply> ServerSession::handle_stateful(jsonrpc::InboundRequest& request) {
-    if (request.method == methods::initialize) co_return initialize(request);
-    if (request.method == methods::ping) co_return Reply::success(json::object());
-    if (!initialized_) {
+    const Method* method = find_method(request.method);
+    if (!method) co_return Reply::failure(error_code::method_not_found, "Method not found: " + request.method);
+    if (!served_in_session_era(*method))
+        co_return Reply::failure(error_code::invalid_params,
+                                 "Invalid params: " + request.method + " needs the 2026-07-28 _meta \"" +
+                                     std::string(meta_keys::protocol_version) + "\"");
+    if (!initialized_ && !allowed_before_initialize(*method)) {
         co_return Reply::failure(
             error_code::invalid_params,
             "Invalid params: missing _meta \"" + std::string(meta_keys::protocol_version) +
                 "\". Send initialize first (protocol 2025-11-25 and earlier) or give every request its "
                 "_meta (protocol 2026-07-28).");
     }
-    if (request.method == methods::logging_set_level) {
-        const json::object& params = params_object(request.params);
-        auto* level = params.if_contains("level");
-        std::optional<LoggingLevel> parsed;
-        if (level && level->is_string()) parsed = parse_logging_level(level->get_string());
-        if (!parsed)
-            co_return Reply::failure(error_code::invalid_params,
-                                     "Invalid params: \"level\" must be one of debug, info, notice, warning, error, "
-                                     "critical, alert, emergency");
-        negotiated_.log_level = parsed;
-        negotiated_.log_everything = false;
-        co_return Reply::success(json::object());
-    }
-    if (request.method == methods::resources_subscribe || request.method == methods::resources_unsubscribe) {
-        if (state_->resources.size() == 0 && state_->templates.size() == 0)
-            co_return Reply::failure(error_code::method_not_found, "Method not found: " + request.method);
-        const json::object& params = params_object(request.params);
-        auto* uri = params.if_contains("uri");
-        if (!uri || !uri->is_string())
-            co_return Reply::failure(error_code::invalid_params, "Invalid params: \"uri\" must be a string");
-        if (request.method == methods::resources_subscribe) {
-            subscribed_uris_.insert(std::string(uri->get_string()));
-        } else {
-            subscribed_uris_.erase(std::string(uri->get_string()));
-        }
-        co_return Reply::success(json::object());
-    }
-    if (request.method == methods::server_discover || request.method == methods::subscriptions_listen)
-        co_return Reply::failure(error_code::invalid_params,
-                                 "Invalid params: " + request.method + " needs the 2026-07-28 _meta \"" +
-                                     std::string(meta_keys::protocol_version) + "\"");
-    json::object result = co_await dispatch(request, negotiated_);
+    json::object result = co_await run_method(*method, request, negotiated_);
     co_return Reply::success(std::move(result));
 }
 
-Reply ServerSession::initialize(const jsonrpc::InboundRequest& request) {
+asio::awaitable<json::object> ServerSession::method_initialize(jsonrpc::InboundRequest& request, const PeerView&) {
     const json::object& params = params_object(request.params);
     auto* requested = params.if_contains("protocolVersion");
     if (!requested || !requested->is_string())
-        return Reply::failure(error_code::invalid_params, "Invalid params: \"protocolVersion\" must be a string");
+        throw Error::invalid_params("Invalid params: \"protocolVersion\" must be a string");
     auto* capabilities = params.if_contains("capabilities");
     if (capabilities && !capabilities->is_object())
-        return Reply::failure(error_code::invalid_params, "Invalid params: \"capabilities\" must be an object");
+        throw Error::invalid_params("Invalid params: \"capabilities\" must be an object");
     auto* client_info = params.if_contains("clientInfo");
     if (client_info && !client_info->is_object())
-        return Reply::failure(error_code::invalid_params, "Invalid params: \"clientInfo\" must be an object");
+        throw Error::invalid_params("Invalid params: \"clientInfo\" must be an object");
 
     // The client's version when we speak it, else our latest; 2026-07-28 is never negotiated here.
     std::string_view version = requested->get_string();
@@ -130,11 +96,12 @@ Reply ServerSession::initialize(const jsonrpc::InboundRequest& request) {
                         {"capabilities", state_->capabilities()},
                         {"serverInfo", state_->info_json}};
     if (state_->options.instructions) result["instructions"] = *state_->options.instructions;
-    return Reply::success(std::move(result));
+    co_return result;
 }
 
 asio::awaitable<Reply> ServerSession::handle_stateless(jsonrpc::InboundRequest& request, const json::object& meta) {
-    if (!is_stateless_method(request.method))
+    const Method* method = find_method(request.method);
+    if (!method || !served_statelessly(*method))
         co_return Reply::failure(error_code::method_not_found,
                                  "Method not found: " + request.method + " is not a method of protocol 2026-07-28");
     PeerView peer;
@@ -167,14 +134,7 @@ asio::awaitable<Reply> ServerSession::handle_stateless(jsonrpc::InboundRequest& 
         peer.log_level = parsed;
     }
 
-    json::object result;
-    if (request.method == methods::server_discover) {
-        result = discover_result();
-    } else if (request.method == methods::subscriptions_listen) {
-        result = co_await listen(request, peer);
-    } else {
-        result = co_await dispatch(request, peer);
-    }
+    json::object result = co_await run_method(*method, request, peer);
     // Every 2026 result says what it is, and who answered.
     if (!result.contains("resultType")) result["resultType"] = "complete";
     json::value& meta_value = result["_meta"];
@@ -191,56 +151,6 @@ json::object ServerSession::discover_result() const {
                         {"cacheScope", state_->options.list_cache.scope}};
     if (state_->options.instructions) result["instructions"] = *state_->options.instructions;
     return result;
-}
-
-asio::awaitable<json::object> ServerSession::dispatch(jsonrpc::InboundRequest& request, const PeerView& peer) {
-    const std::string& method = request.method;
-    const json::object& params = params_object(request.params);
-    auto require = [&](bool available) {
-        if (!available) throw Error::method_not_found(method);
-    };
-    auto cacheable = [&](json::object result, const CacheHint& hint) {
-        if (peer.stateless) {
-            result["ttlMs"] = hint.ttl_ms;
-            result["cacheScope"] = hint.scope;
-        }
-        return result;
-    };
-    if (method == methods::tools_list) {
-        require(state_->tools.size() > 0);
-        co_return cacheable(list_tools(params), state_->options.list_cache);
-    }
-    if (method == methods::tools_call) {
-        require(state_->tools.size() > 0);
-        co_return co_await call_tool(request, peer);
-    }
-    if (method == methods::resources_list) {
-        require(state_->resources.size() > 0 || state_->templates.size() > 0);
-        co_return cacheable(list_resources(params), state_->options.list_cache);
-    }
-    if (method == methods::resources_templates_list) {
-        require(state_->resources.size() > 0 || state_->templates.size() > 0);
-        co_return cacheable(list_templates(params), state_->options.list_cache);
-    }
-    if (method == methods::resources_read) {
-        require(state_->resources.size() > 0 || state_->templates.size() > 0);
-        json::object result = co_await read_resource(request, peer);
-        if (!result.contains("resultType")) result = cacheable(std::move(result), state_->options.read_cache);
-        co_return result;
-    }
-    if (method == methods::prompts_list) {
-        require(state_->prompts.size() > 0);
-        co_return cacheable(list_prompts(params), state_->options.list_cache);
-    }
-    if (method == methods::prompts_get) {
-        require(state_->prompts.size() > 0);
-        co_return co_await get_prompt(request, peer);
-    }
-    if (method == methods::completion_complete) {
-        require(!state_->completions.empty());
-        co_return co_await complete(request, peer);
-    }
-    throw Error::method_not_found(method);
 }
 
 asio::awaitable<json::object> ServerSession::listen(jsonrpc::InboundRequest& request, const PeerView&) {
@@ -340,11 +250,14 @@ void ServerSession::input_ended() {
 
 void ServerSession::send_notification(std::string_view method, const json::value& params,
                                       const jsonrpc::RequestId* related) const {
-    if (auto connection = connection_.lock()) connection->notify(method, params, SendContext{related});
+    if (auto connection = connection_.lock()) connection->notify(method, params, jsonrpc::FrameInfo{related});
 }
 
 void ServerSession::close_request_stream(const jsonrpc::RequestId& id) const {
-    if (auto connection = connection_.lock()) connection->transport().close_request_stream(id);
+    auto connection = connection_.lock();
+    if (!connection) return;
+    // Only a transport with a stream per request has one to end; the others have nothing to do.
+    if (auto* streams = dynamic_cast<http::RequestStreamControl*>(&connection->channel())) streams->close_request_stream(id);
 }
 
 asio::awaitable<jsonrpc::Response> ServerSession::call_client(std::string_view method, json::object params,

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // One client connection to a Server. It owns the lifecycle (initialize for the 2025 era,
 // per-request _meta for 2026-07-28), answers each request under the right era's rules, and
 // carries the per-connection state: negotiated version, client capabilities, log level,
@@ -56,14 +59,37 @@ public:
     const ServerState& state() const { return *state_; }
 
 private:
+    // The method table (ServerMethods.cpp): one row per method a client may call.
+    struct Method;
+    enum class Feature { none, tools, resources, prompts, completions };
+    enum class CacheKind { none, list, read };
+    static const Method* find_method(std::string_view name);
+    static bool served_in_session_era(const Method& method);
+    static bool served_statelessly(const Method& method);
+    static bool allowed_before_initialize(const Method& method);
+    bool offers(Feature feature) const;
+    /// Runs a method from the table; throws mcp::Error for protocol errors.
+    boost::asio::awaitable<boost::json::object> run_method(const Method& method, jsonrpc::InboundRequest& request,
+                                                           const PeerView& peer);
+
     boost::asio::awaitable<jsonrpc::Reply> handle_stateless(jsonrpc::InboundRequest& request,
                                                             const boost::json::object& meta);
     boost::asio::awaitable<jsonrpc::Reply> handle_stateful(jsonrpc::InboundRequest& request);
-    jsonrpc::Reply initialize(const jsonrpc::InboundRequest& request);
     boost::json::object discover_result() const;
 
-    /// The MCP methods both eras share. Throws mcp::Error for protocol errors.
-    boost::asio::awaitable<boost::json::object> dispatch(jsonrpc::InboundRequest& request, const PeerView& peer);
+    // Methods that are not features. All table handlers share one signature.
+    boost::asio::awaitable<boost::json::object> method_initialize(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_ping(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_set_level(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_subscribe(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_discover(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_list_tools(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_list_resources(jsonrpc::InboundRequest& request,
+                                                                      const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_list_templates(jsonrpc::InboundRequest& request,
+                                                                      const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_list_prompts(jsonrpc::InboundRequest& request,
+                                                                    const PeerView& peer);
     boost::asio::awaitable<boost::json::object> listen(jsonrpc::InboundRequest& request, const PeerView& peer);
 
     // Features (ServerFeatures.cpp).

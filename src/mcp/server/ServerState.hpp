@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // What a Server shares with all its sessions: identity, options, the feature registries, and the
 // list of live sessions that change notifications go to.
 

@@ -3,6 +3,7 @@
 // handlers on a 2025-era connection run inline (try_handle_now), without a coroutine.
 
 #include "mcp/protocol/Versions.hpp"
+#include "mcp/server/TypedHandlers.hpp"
 #include "server/HandlerRunner.hpp"
 
 namespace mcp::detail {
@@ -27,6 +28,24 @@ json::object invalid_arguments(const ToolEntry& entry, const std::string& name, 
         return result.to_json();
     }
     return CallToolResult::error("Invalid arguments for tool " + name + ": " + problem).to_json();
+}
+
+/// The one place where a tool handler's exception becomes an answer. mcp::Error is a protocol
+/// error and propagates; arguments that do not fit a typed tool are answered like arguments that
+/// break its schema; anything else is a tool failure the model reads (isError). `arguments` are
+/// those of the call when still at hand (the asynchronous path has handed them to the handler).
+json::object tool_failure(ServerState& state, const std::string& name, const json::object& arguments) {
+    try {
+        throw;
+    } catch (const Error&) {
+        throw;
+    } catch (const InvalidArguments& e) {
+        if (const ToolEntry* entry = state.tools.find(name)) return invalid_arguments(*entry, name, arguments, e.what());
+        return CallToolResult::error("Invalid arguments for tool " + name + ": " + e.what()).to_json();
+    } catch (const std::exception& e) {
+        state.log("tool " + name + " failed: " + e.what());
+        return CallToolResult::error(e.what()).to_json();
+    }
 }
 
 /// Moves the arguments out of the request into `arguments`; returns an error result instead when
@@ -97,9 +116,8 @@ std::optional<jsonrpc::Reply> ServerSession::try_handle_now(jsonrpc::InboundRequ
         return std::nullopt;
     } catch (const Error& e) {
         return jsonrpc::Reply::failure(e.code(), e.what(), e.data());
-    } catch (const std::exception& e) {
-        state_->log("tool " + call->name + " failed: " + e.what());
-        return jsonrpc::Reply::success(CallToolResult::error(e.what()).to_json());
+    } catch (const std::exception&) {
+        return jsonrpc::Reply::success(tool_failure(*state_, call->name, call->arguments));
     }
 }
 
@@ -107,17 +125,16 @@ asio::awaitable<json::object> ServerSession::call_tool(jsonrpc::InboundRequest& 
     if (auto pending = std::static_pointer_cast<PendingToolCall>(request.dispatcher_state)) {
         request.dispatcher_state.reset();
         std::string name = pending->call->name;
+        json::object failure;
         try {
             json::object result = co_await drive_handler<CallToolResult, ToolCall>(
                 pending->handler, pending->call, request, peer, std::move(pending->outcome));
             check_tool_output(name, pending->output_validator.get(), result);
             co_return result;
-        } catch (const Error&) {
-            throw;
-        } catch (const std::exception& e) {
-            state_->log("tool " + name + " failed: " + e.what());
-            co_return CallToolResult::error(e.what()).to_json();
+        } catch (const std::exception&) {
+            failure = tool_failure(*state_, name, pending->call->arguments);
         }
+        co_return std::move(failure);
     }
 
     if (!request.params.is_object())
@@ -137,11 +154,9 @@ asio::awaitable<json::object> ServerSession::call_tool(jsonrpc::InboundRequest& 
             call.name = name;
             call.arguments = std::move(arguments);
         });
-    } catch (const Error&) {
-        throw;
-    } catch (const std::exception& e) {
-        state_->log("tool " + name + " failed: " + e.what());
-        co_return CallToolResult::error(e.what()).to_json();
+    } catch (const std::exception&) {
+        result = tool_failure(*state_, name, json::object());
+        co_return result;
     }
     check_tool_output(name, output_validator.get(), result);
     co_return result;

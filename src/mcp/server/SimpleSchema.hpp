@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // A fast path for the schemas most tools declare: an object whose properties are checked only by
 // type, plus required names and additionalProperties. Validating those with valijson costs more
 // than the rest of a tools/call; this gives the same verdicts for that subset in a fraction of the

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Matching URIs against RFC 6570 templates, for resources/read on resource templates.
 // Supports simple `{var}` (no '/' in the value), reserved `{+var}` (anything) and lists `{a,b}`
 // are treated as one variable each.

@@ -25,16 +25,16 @@ public:
     MemoryTransport(asio::any_io_executor executor, std::shared_ptr<Channel> incoming, std::shared_ptr<Channel> outgoing)
         : executor_(std::move(executor)), incoming_(std::move(incoming)), outgoing_(std::move(outgoing)) {}
 
-    asio::awaitable<TransportRead> read() override {
+    asio::awaitable<jsonrpc::ChannelRead> read() override {
         while (incoming_->frames.empty() && !incoming_->closed)
             co_await incoming_->ready.async_wait(asio::as_tuple(asio::use_awaitable));
-        if (incoming_->frames.empty()) co_return TransportRead{TransportRead::Kind::end_of_stream, {}, 0};
+        if (incoming_->frames.empty()) co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::end_of_stream, {}, 0};
         current_ = std::move(incoming_->frames.front());
         incoming_->frames.pop_front();
-        co_return TransportRead{TransportRead::Kind::message, current_, current_.size()};
+        co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::message, current_, current_.size()};
     }
 
-    void send(std::string_view frame, SendContext) override {
+    void send(std::string_view frame, jsonrpc::FrameInfo) override {
         if (outgoing_->closed) return;
         outgoing_->frames.emplace_back(frame);
         outgoing_->ready.cancel();

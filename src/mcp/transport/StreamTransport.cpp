@@ -75,7 +75,7 @@ asio::awaitable<std::size_t> StreamTransport::read_some(char* data, std::size_t 
     co_return n;
 }
 
-asio::awaitable<TransportRead> StreamTransport::read() {
+asio::awaitable<jsonrpc::ChannelRead> StreamTransport::read() {
     for (;;) {
         // Look for the end of the next frame in what is buffered.
         const char* base = buffer_.data() + begin_;
@@ -91,12 +91,12 @@ asio::awaitable<TransportRead> StreamTransport::read() {
                 discarding_ = false;
                 std::size_t size = discarded_ + length;
                 discarded_ = 0;
-                co_return TransportRead{TransportRead::Kind::oversized, {}, size, options_.max_message_size};
+                co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::oversized, {}, size, options_.max_message_size};
             }
             if (frame_length > options_.max_message_size)
-                co_return TransportRead{TransportRead::Kind::oversized, {}, frame_length, options_.max_message_size};
+                co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::oversized, {}, frame_length, options_.max_message_size};
             handing_out_frames_ = true;
-            co_return TransportRead{TransportRead::Kind::message, std::string_view(base, frame_length), frame_length};
+            co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::message, std::string_view(base, frame_length), frame_length};
         }
         // Nothing complete is buffered: before waiting for input, send what the frames handed
         // out so far produced, all in one write.
@@ -108,9 +108,9 @@ asio::awaitable<TransportRead> StreamTransport::read() {
                 // A last frame without its newline still counts.
                 begin_ = end_;
                 scanned_ = 0;
-                co_return TransportRead{TransportRead::Kind::message, std::string_view(base, available), available};
+                co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::message, std::string_view(base, available), available};
             }
-            co_return TransportRead{TransportRead::Kind::end_of_stream, {}, 0};
+            co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::end_of_stream, {}, 0};
         }
         if (available > options_.max_message_size) {
             // Skip the rest of this frame without keeping it.
@@ -161,7 +161,7 @@ std::size_t StreamTransport::poll_for_input(char* data, std::size_t size) {
     return 0;
 }
 
-void StreamTransport::send(std::string_view frame, SendContext) {
+void StreamTransport::send(std::string_view frame, jsonrpc::FrameInfo) {
     if (closed_ || write_failed_) return;
     outgoing_.append(frame);
     outgoing_ += '\n';

@@ -96,9 +96,11 @@ TEST(Client, PromptsAndCompletionComeBackAsTheServerWroteThem) {
     f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
         json::object who{{"who", "Ada"}};
         auto prompt = co_await client.get_prompt("greet", who);
-        EXPECT_EQ(prompt.at("messages").as_array()[0].at("content").at("text"), "Hello, Ada");
+        CO_ASSERT_EQ(prompt.messages.size(), 1u);
+        EXPECT_EQ(prompt.messages[0].content.json.at("text"), "Hello, Ada");
         auto completion = co_await client.complete("ref/prompt", "greet", "who", "A");
-        EXPECT_EQ(completion.at("completion").at("values"), json::parse(R"(["Ada","Alan"])"));
+        EXPECT_EQ(completion.values, (std::vector<std::string>{"Ada", "Alan"}));
+        EXPECT_FALSE(completion.has_more);
         std::exception_ptr missing;
         try {
             co_await client.get_prompt("greet");

@@ -54,8 +54,8 @@ struct Fixture {
     }
     void send(std::string_view frame) { peer->send(frame); }
     asio::awaitable<json::value> receive() {
-        TransportRead read = co_await peer->read();
-        EXPECT_EQ(read.kind, TransportRead::Kind::message);
+        jsonrpc::ChannelRead read = co_await peer->read();
+        EXPECT_EQ(read.kind, jsonrpc::ChannelRead::Kind::message);
         co_return json::parse(read.text);
     }
 };

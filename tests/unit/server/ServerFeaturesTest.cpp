@@ -2,6 +2,7 @@
 // to the client, through the public Server and Client APIs (2025 era).
 
 #include "ServerClientFixture.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 
 using namespace mcp;
 using namespace mcp::testing;
@@ -36,7 +37,7 @@ TEST(ServerFeatures, ReadsResourcesAndTemplatesAndReportsMissingOnes) {
             co_await client.read_resource("test://nothing");
             ADD_FAILURE() << "reading a missing resource succeeded";
         } catch (const Error& e) {
-            EXPECT_EQ(e.code(), jsonrpc::error_code::resource_not_found_2025);
+            EXPECT_EQ(e.code(), mcp::error_code::resource_not_found_2025);
             EXPECT_EQ(e.data().at("uri"), json::value("test://nothing"));
         }
     });
@@ -84,7 +85,8 @@ TEST(ServerFeatures, PromptsCheckRequiredArgumentsAndComplete) {
     f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
         json::object arguments{{"who", "Ada"}};  // built outside co_await (g++ 12 bug)
         auto prompt = co_await client.get_prompt("greet", arguments);
-        EXPECT_EQ(prompt.at("messages").at(0).at("content").at("text"), json::value("Hello, Ada"));
+        CO_ASSERT_EQ(prompt.messages.size(), 1u);
+        EXPECT_EQ(prompt.messages[0].content.json.at("text"), json::value("Hello, Ada"));
         try {
             co_await client.get_prompt("greet");
             ADD_FAILURE() << "a missing required argument was accepted";
@@ -93,8 +95,8 @@ TEST(ServerFeatures, PromptsCheckRequiredArgumentsAndComplete) {
             EXPECT_NE(std::string(e.what()).find("who"), std::string::npos);
         }
         auto completion = co_await client.complete("ref/prompt", "greet", "who", "al");
-        EXPECT_EQ(completion.at("completion").at("values").as_array().size(), 2u);
-        EXPECT_EQ(completion.at("completion").at("hasMore"), json::value(false));
+        EXPECT_EQ(completion.values.size(), 2u);
+        EXPECT_FALSE(completion.has_more);
     });
 }
 
@@ -163,7 +165,7 @@ TEST(ServerFeatures, AskingAClientWithoutTheCapabilityIsAClearError) {
             co_await client.call_tool("ask");
             ADD_FAILURE() << "the call succeeded without the capability";
         } catch (const Error& e) {
-            EXPECT_EQ(e.code(), jsonrpc::error_code::missing_required_client_capability);
+            EXPECT_EQ(e.code(), mcp::error_code::missing_required_client_capability);
             EXPECT_TRUE(e.data().at("requiredCapabilities").as_object().contains("elicitation"));
         }
     });

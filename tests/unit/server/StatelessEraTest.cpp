@@ -40,8 +40,8 @@ struct RawPeer {
     }
     void send(const std::string& frame) { f.client_side->send(frame); }
     asio::awaitable<json::value> receive() {
-        TransportRead read = co_await f.client_side->read();
-        EXPECT_EQ(read.kind, TransportRead::Kind::message);
+        jsonrpc::ChannelRead read = co_await f.client_side->read();
+        EXPECT_EQ(read.kind, jsonrpc::ChannelRead::Kind::message);
         co_return json::parse(read.text);
     }
     asio::awaitable<json::value> ask(const std::string& frame) {

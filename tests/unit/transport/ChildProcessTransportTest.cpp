@@ -34,8 +34,8 @@ TEST(ChildProcessTransport, PassesArgumentsEnvironmentAndWorkingDirectory) {
     auto child = start_shell(io, R"sh(printf '{"arg":"%s","env":"%s","cwd":"%s"}\n' "$0" "$MCPKIT_TEST_VARIABLE" "$(pwd)")sh",
                              options);
     run(io, [&]() -> asio::awaitable<void> {
-        TransportRead read = co_await child->read();
-        CO_ASSERT_EQ(read.kind, TransportRead::Kind::message);
+        jsonrpc::ChannelRead read = co_await child->read();
+        CO_ASSERT_EQ(read.kind, jsonrpc::ChannelRead::Kind::message);
         json::value frame = json::parse(read.text);
         EXPECT_EQ(frame.at("arg"), "first-argument");
         EXPECT_EQ(frame.at("env"), "from the test");
@@ -53,7 +53,7 @@ TEST(ChildProcessTransport, HandsOnStderrLinesAndNoticesTheExit) {
     options.on_exit = [&](int code) { exit_seen = code; };
     auto child = start_shell(io, "echo starting >&2; echo 'second line' >&2; exit 3", options);
     run(io, [&]() -> asio::awaitable<void> {
-        EXPECT_EQ((co_await child->read()).kind, TransportRead::Kind::end_of_stream);
+        EXPECT_EQ((co_await child->read()).kind, jsonrpc::ChannelRead::Kind::end_of_stream);
         EXPECT_EQ(co_await child->wait_for_exit(), 3);
         co_await mcp::testing::sleep_for(std::chrono::milliseconds(20));  // stderr may trail the exit
     });

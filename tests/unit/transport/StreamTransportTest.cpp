@@ -47,8 +47,8 @@ struct Pipes {
     }
 };
 
-std::string next_text(TransportRead read) {
-    EXPECT_EQ(read.kind, TransportRead::Kind::message);
+std::string next_text(jsonrpc::ChannelRead read) {
+    EXPECT_EQ(read.kind, jsonrpc::ChannelRead::Kind::message);
     return std::string(read.text);
 }
 
@@ -72,7 +72,7 @@ TEST(StreamTransport, SplitsMergedWritesAndJoinsSplitOnes) {
         asio::co_spawn(io, finish_later(), asio::detached);
         EXPECT_EQ(next_text(co_await transport->read()), "{\"c\":3}");
         EXPECT_EQ(next_text(co_await transport->read()), "{\"last\":true}");
-        EXPECT_EQ((co_await transport->read()).kind, TransportRead::Kind::end_of_stream);
+        EXPECT_EQ((co_await transport->read()).kind, jsonrpc::ChannelRead::Kind::end_of_stream);
     });
 }
 
@@ -91,8 +91,8 @@ TEST(StreamTransport, SkipsAnOversizedFrameAndKeepsTheNext) {
             pipes.write("\n{\"after\":1}\n");
         };
         asio::co_spawn(io, writer(), asio::detached);
-        TransportRead skipped = co_await transport->read();
-        EXPECT_EQ(skipped.kind, TransportRead::Kind::oversized);
+        jsonrpc::ChannelRead skipped = co_await transport->read();
+        EXPECT_EQ(skipped.kind, jsonrpc::ChannelRead::Kind::oversized);
         EXPECT_EQ(skipped.size, 300u * 1024u);
         EXPECT_EQ(next_text(co_await transport->read()), "{\"after\":1}");
     });

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // ASCII helpers for HTTP names, tokens and field values: no locale, no allocation.
 
 #include <algorithm>

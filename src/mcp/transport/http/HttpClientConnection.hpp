@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Plain HTTP/1.1 client plumbing for the Streamable HTTP client: parsed endpoint URLs, a small
 // keep-alive pool of TCP connections to one server, and one exchange (request out, head in,
 // body read in pieces as it arrives, which SSE needs).

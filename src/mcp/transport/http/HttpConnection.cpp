@@ -1,6 +1,6 @@
 #include "transport/http/HttpConnection.hpp"
 
-#include "mcp/jsonrpc/ErrorCodes.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/AsciiCase.hpp"
 #include "transport/http/HttpErrors.hpp"
@@ -347,7 +347,7 @@ asio::awaitable<bool> ConnectionState::handle_post(const HttpRequest& request, c
             const jsonrpc::Request* call = single_request(messages);
             co_return co_await respond(web::status::bad_request,
                                        error_body(call ? call->id : jsonrpc::RequestId(),
-                                                  jsonrpc::error_code::header_mismatch, problem->message),
+                                                  mcp::error_code::header_mismatch, problem->message),
                                        keep_alive);
         }
         if (single_method(messages) == "tools/call") {

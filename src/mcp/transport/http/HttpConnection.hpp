@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // One TCP connection to the Streamable HTTP endpoint, on one of the HTTP threads: it reads
 // requests (keep-alive), applies the rules that need only the request (path, Host/Origin,
 // content types, the 2026-07-28 headers), decodes the JSON body, hands the request to the

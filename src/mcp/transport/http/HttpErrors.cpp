@@ -1,7 +1,7 @@
 #include "transport/http/HttpErrors.hpp"
 
 #include "mcp/jsonrpc/Codec.hpp"
-#include "mcp/jsonrpc/ErrorCodes.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 
 namespace mcp::http {
 
@@ -20,7 +20,7 @@ std::string session_not_found_body() {
 }
 
 int modern_error_status(int error_code) {
-    namespace code = jsonrpc::error_code;
+    namespace code = mcp::error_code;
     switch (error_code) {
     case code::method_not_found:
         return 404;

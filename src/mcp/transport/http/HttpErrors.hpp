@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // JSON-RPC error bodies the HTTP layer writes itself, and the HTTP status a 2026-07-28 error
 // code travels with.
 

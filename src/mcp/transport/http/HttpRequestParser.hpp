@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Parses HTTP/1.x requests, as the Streamable HTTP endpoint needs them: the request line, the
 // header fields, and a body framed by Content-Length or chunked transfer coding. It owns no socket:
 // the connection appends what it reads to one buffer and calls parse() with all of it each time.

@@ -73,7 +73,7 @@ HttpSessionTransport::HttpSessionTransport(asio::any_io_executor executor, Sessi
 
 HttpSessionTransport::~HttpSessionTransport() = default;
 
-asio::awaitable<TransportRead> HttpSessionTransport::read() {
+asio::awaitable<jsonrpc::ChannelRead> HttpSessionTransport::read() {
     auto self = shared_from_this();
     while (inbound_.empty() && !closed_) {
         reader_waiting_ = true;
@@ -81,11 +81,11 @@ asio::awaitable<TransportRead> HttpSessionTransport::read() {
         co_await reader_wake_.async_wait(asio::as_tuple(asio::use_awaitable));
         reader_waiting_ = false;
     }
-    if (inbound_.empty()) co_return TransportRead{};
+    if (inbound_.empty()) co_return jsonrpc::ChannelRead{};
     current_ = std::move(inbound_.front());
     inbound_.pop_front();
-    TransportRead read;
-    read.kind = TransportRead::Kind::decoded;
+    jsonrpc::ChannelRead read;
+    read.kind = jsonrpc::ChannelRead::Kind::decoded;
     read.decoded = &current_;
     co_return read;
 }
@@ -145,12 +145,12 @@ std::shared_ptr<HttpSessionTransport::OutboundStream> HttpSessionTransport::new_
     return stream;
 }
 
-void HttpSessionTransport::send(std::string_view frame, SendContext context) {
+void HttpSessionTransport::send(std::string_view frame, jsonrpc::FrameInfo context) {
     if (closed_) return;
     if (context.response) {
         std::shared_ptr<OutboundStream> stream;
-        if (context.related_request && !context.related_request->is_null()) {
-            auto it = by_request_.find(*context.related_request);
+        if (context.request && !context.request->is_null()) {
+            auto it = by_request_.find(*context.request);
             if (it != by_request_.end()) stream = it->second;
         }
         if (!stream && !batch_streams_.empty()) {
@@ -164,8 +164,8 @@ void HttpSessionTransport::send(std::string_view frame, SendContext context) {
         return;
     }
     std::shared_ptr<OutboundStream> stream;
-    if (context.related_request) {
-        auto it = by_request_.find(*context.related_request);
+    if (context.request) {
+        auto it = by_request_.find(*context.request);
         if (it != by_request_.end() && it->second->accepts_sse) stream = it->second;
     }
     if (!stream) stream = standalone_;
@@ -174,7 +174,7 @@ void HttpSessionTransport::send(std::string_view frame, SendContext context) {
 }
 
 void HttpSessionTransport::answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame,
-                                  const SendContext& context) {
+                                  const jsonrpc::FrameInfo& context) {
     if (stream->outstanding > 0) --stream->outstanding;
     if (!stream->events && stream->outstanding == 0) {
         // The common case: nothing came before the answer, so it goes out as plain JSON.
@@ -381,7 +381,7 @@ void HttpSessionTransport::fail_requests_in_flight(std::string_view message) {
     for (const auto& id : ids) {
         std::string frame;
         jsonrpc::encode_error(frame, id, jsonrpc::ErrorObject{server_error, std::string(message), nullptr});
-        send(frame, SendContext{&id, true, server_error});
+        send(frame, jsonrpc::FrameInfo{&id, true, server_error});
     }
 }
 

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // The Transport a Server sees for one Streamable HTTP session (2025 era), or for one stateless
 // POST (2026-07-28). Inbound messages arrive already decoded from the HTTP side; outgoing frames
 // are routed to the HTTP response they belong to:
@@ -14,6 +17,7 @@
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/transport/SessionStore.hpp"
 #include "mcp/transport/Transport.hpp"
+#include "transport/http/RequestStreamControl.hpp"
 #include "transport/http/ResponseStream.hpp"
 
 #include <boost/asio/steady_timer.hpp>
@@ -43,13 +47,15 @@ struct PostExchange {
     std::string body;      ///< the POST as sent: recorded with its stream, so another instance can take it over
 };
 
-class HttpSessionTransport : public Transport, public std::enable_shared_from_this<HttpSessionTransport> {
+class HttpSessionTransport : public Transport,
+                             public RequestStreamControl,
+                             public std::enable_shared_from_this<HttpSessionTransport> {
 public:
     HttpSessionTransport(boost::asio::any_io_executor executor, SessionSettings settings);
     ~HttpSessionTransport() override;
 
-    boost::asio::awaitable<TransportRead> read() override;
-    void send(std::string_view frame, SendContext context) override;
+    boost::asio::awaitable<jsonrpc::ChannelRead> read() override;
+    void send(std::string_view frame, jsonrpc::FrameInfo context) override;
     void close() override;
     void close_request_stream(const jsonrpc::RequestId& id) override;
     boost::asio::any_io_executor executor() const override { return executor_; }
@@ -86,7 +92,7 @@ private:
     void emit(const std::shared_ptr<OutboundStream>& stream, std::string_view frame);
     /// Turns a stream into SSE; a session stream gets its id (and becomes resumable) here.
     void start_events(const std::shared_ptr<OutboundStream>& stream);
-    void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const SendContext& context);
+    void answer(const std::shared_ptr<OutboundStream>& stream, std::string_view frame, const jsonrpc::FrameInfo& context);
     void end_stream(OutboundStream& stream);
     void wake_reader();
     /// The first of `ids` that a request in flight already uses, if any.

@@ -1,6 +1,6 @@
 #include "transport/http/McpEndpoint.hpp"
 
-#include "mcp/jsonrpc/ErrorCodes.hpp"
+#include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/HttpErrors.hpp"
 #include "transport/http/RandomId.hpp"
@@ -162,7 +162,7 @@ void McpEndpoint::post_stateless(EndpointRequest& request) {
         if (tool && arguments && arguments->is_object()) {
             if (auto problem = check_parameter_headers(tool->input_schema, arguments->get_object(),
                                                        request.parameter_headers)) {
-                request.http->respond(400, error_body(call->id, jsonrpc::error_code::header_mismatch, problem->message));
+                request.http->respond(400, error_body(call->id, mcp::error_code::header_mismatch, problem->message));
                 return;
             }
         }

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // The MCP side of the Streamable HTTP endpoint, on the Server's thread: it owns the sessions
 // (2025 era) and the stateless exchanges (2026-07-28), and turns each POST, GET and DELETE that an
 // HTTP connection hands over into work for a Server session, answered through a ResponseStream.

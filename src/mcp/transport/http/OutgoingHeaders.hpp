@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // The 2026-07-28 headers a client adds to each POST: MCP-Protocol-Version, Mcp-Method, Mcp-Name
 // and one Mcp-Param-* per argument its tool mirrors (x-mcp-header), learnt from tools/list.
 

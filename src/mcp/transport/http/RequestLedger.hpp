@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // What the Streamable HTTP client transport keeps about its own requests: which are still
 // waiting for an answer (so a broken stream is resumed, or failed, only while it matters), and
 // what their answers teach it: the negotiated protocol version (initialize) and which tool

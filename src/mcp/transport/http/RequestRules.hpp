@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // The Streamable HTTP rules that need only the request itself (DNS rebinding protection is
 // mcp::HostPolicy's): which protocol era a POST belongs to, and the 2026-07-28 standard headers (Mcp-Method, Mcp-Name).
 // Pure functions, so they are tested without a socket.

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // One HTTP response on its way out: the MCP side (the Server's thread) decides what it is and
 // feeds it; the HTTP connection (its own thread) waits for it and writes it. This is the only
 // object the two threads share per response, so it is the only one with a lock.

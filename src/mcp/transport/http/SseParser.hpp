@@ -1,4 +1,7 @@
 #pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
 // Server-Sent Events, parsed as the WHATWG spec says: lines end in CRLF, LF or CR; lines starting
 // with ':' are comments; `data` lines join with '\n'; `id` and `retry` persist; an event is
 // dispatched at a blank line. Bytes may arrive split anywhere.

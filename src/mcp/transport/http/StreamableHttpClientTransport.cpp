@@ -60,7 +60,7 @@ public:
           reader_wake_(executor, asio::steady_timer::time_point::max()),
           sender_wake_(executor, asio::steady_timer::time_point::max()) {}
 
-    asio::awaitable<TransportRead> read() override {
+    asio::awaitable<jsonrpc::ChannelRead> read() override {
         auto self = shared_from_this();
         while (inbound_.empty() && !closed_) {
             reader_waiting_ = true;
@@ -68,14 +68,14 @@ public:
             co_await reader_wake_.async_wait(use_tuple);
             reader_waiting_ = false;
         }
-        if (inbound_.empty()) co_return TransportRead{};
+        if (inbound_.empty()) co_return jsonrpc::ChannelRead{};
         current_ = std::move(inbound_.front());
         inbound_.pop_front();
         // Decoded once, here: the ledger has read it already and the engine takes it as it is.
-        co_return TransportRead{TransportRead::Kind::decoded, {}, 0, 0, &current_};
+        co_return jsonrpc::ChannelRead{jsonrpc::ChannelRead::Kind::decoded, {}, 0, 0, &current_};
     }
 
-    void send(std::string_view frame, SendContext) override {
+    void send(std::string_view frame, jsonrpc::FrameInfo) override {
         if (closed_) return;
         outgoing_.emplace_back(frame);
         if (!sender_running_) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The layers of docs/architecture.md, checked on the sources: each layer includes only the layers
+# below it, the base Transport knows nothing of HTTP, and applications use only libmcp's public
+# headers. Prints every breach and fails if there is one.
+set -u
+root="${1:?usage: check-layers.sh SOURCE_DIR}"
+cd "$root" || exit 2
+breaches=0
+breach() { echo "layer breach: $*"; breaches=$((breaches + 1)); }
+
+# includes FILE... : the includes of the files, as "file:header".
+includes() { grep -H -o -E '#include ["<][^">]*[">]' "$@" 2>/dev/null | sed -E 's/#include ["<](.*)[">]$/\1/'; }
+
+# 1. JSON-RPC: only itself and the library's root headers (Cancellation, Error).
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/jsonrpc/*|mcp/Cancellation.hpp|mcp/Error.hpp) ;;
+        mcp/*|transport/*|server/*|client/*|protocol/*|store/*) breach "$file includes $header (jsonrpc depends on nothing of transport or MCP)" ;;
+    esac
+done < <(includes include/mcp/jsonrpc/*.hpp src/mcp/jsonrpc/*.cpp)
+
+# 2. Transports: JSON-RPC below them, never the MCP server or client above. The entry points that
+#    serve a Server over a transport (StreamableHttpServer with its McpEndpoint, serve_stdio) are
+#    the one layer above both, and are named here.
+while IFS=: read -r file header; do
+    case "$file" in
+        include/mcp/transport/StreamableHttpServer.hpp|src/mcp/transport/http/StreamableHttpServer.cpp|\
+        src/mcp/transport/http/McpEndpoint.*|src/mcp/transport/StdioServer.cpp) continue ;;
+    esac
+    case "$header" in
+        mcp/server/*|mcp/client/*|server/*|client/*) breach "$file includes $header (a transport knows no server or client)" ;;
+    esac
+done < <(includes include/mcp/transport/*.hpp src/mcp/transport/*.cpp src/mcp/transport/*/*.cpp src/mcp/transport/*/*.hpp)
+
+# 3. Protocol types: no I/O, no server or client.
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/transport/*|mcp/server/*|mcp/client/*|transport/*|server/*|client/*)
+            breach "$file includes $header (protocol types do no I/O)" ;;
+    esac
+done < <(includes include/mcp/protocol/*.hpp src/mcp/protocol/*.cpp)
+
+# 4. The base Transport moves frames: no HTTP concept in it or in the channel it implements.
+if grep -n -i -E '\bhttp|\bsse\b|status|request_stream|header' include/mcp/transport/Transport.hpp include/mcp/jsonrpc/MessageChannel.hpp; then
+    breach "the base Transport or MessageChannel mentions an HTTP concept (above)"
+fi
+
+# 5. Applications, examples and benchmarks include libmcp through include/mcp/ only.
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/*) [ -f "include/$header" ] || breach "$file includes $header, which is private to libmcp" ;;
+    esac
+done < <(includes $(find src examples bench -path src/mcp -prune -o \( -name '*.cpp' -o -name '*.hpp' \) -print))
+
+if [ "$breaches" -gt 0 ]; then
+    echo "$breaches layer breach(es)"
+    exit 1
+fi
+echo "layers hold"
