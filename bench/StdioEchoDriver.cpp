@@ -1,17 +1,20 @@
 // Load driver for the stdio benchmark: starts a server, initializes it, then keeps N tools/call
-// echo requests in flight for a fixed time and reports throughput and latency percentiles.
+// echo requests in flight for a fixed time and reports throughput, latency percentiles, and the
+// server's CPU time per call (from /proc, so a server that spins is seen to spin).
 //
 //   stdio_echo_driver --in-flight 64 --seconds 5 [--raw] -- COMMAND ARGS...
 //
-// --raw: the server does not speak MCP (the trivial responder): skip the handshake and pair
-// answers with requests in order. Output: one JSON line with the figures.
+// Every request echoes its own text ("hello-<id>"); each answer must carry the id of a request in
+// flight and that request's text, or the run fails: the figures count correct answers only.
+// --raw: the server does not speak MCP (the trivial responder): skip the handshake.
+// Output: one JSON line with the figures.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -99,7 +102,35 @@ private:
 
 std::string request(long id) {
     return "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
-           ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hello\"}}}\n";
+           ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hello-" +
+           std::to_string(id) + "\"}}}\n";
+}
+
+/// Whether a response line carries request `id`'s echo (found without a JSON parser: the driver
+/// must stay cheap; the text is unique to the request, so a stale or mixed-up answer fails).
+bool echoes(const std::string& line, long id) {
+    char expected[48];
+    int length = std::snprintf(expected, sizeof expected, "hello-%ld\"", id);
+    return line.find(std::string_view(expected, static_cast<std::size_t>(length))) != std::string::npos;
+}
+
+/// CPU time (user + system) the process has used so far, in seconds.
+double cpu_seconds(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    FILE* file = std::fopen(path, "r");
+    if (!file) return 0;
+    char content[1024];
+    std::size_t n = std::fread(content, 1, sizeof content - 1, file);
+    std::fclose(file);
+    content[n] = '\0';
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const char* rest = std::strrchr(content, ')');
+    if (!rest) return 0;
+    unsigned long utime = 0, stime = 0;
+    // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+    if (std::sscanf(rest + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) return 0;
+    return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 /// The id of a response line, found without a JSON parser (the driver must stay cheap).
@@ -152,7 +183,9 @@ int main(int argc, char** argv) {
 
     // Warm up for a moment, then measure.
     std::vector<Clock::time_point> sent_at(1 << 22);
-    std::deque<long> order;  // ids in flight, oldest first (for --raw)
+    std::vector<char> in_flight_flags(1 << 22, 0);  // by id modulo the size: answered at most once
+    long wrong_answers = 0;
+    std::string first_wrong;
     std::vector<double> latencies_us;
     latencies_us.reserve(1 << 22);
     long next_id = 1;
@@ -162,7 +195,7 @@ int main(int argc, char** argv) {
         for (int i = 0; i < count; ++i) {
             long id = next_id++;
             sent_at[static_cast<std::size_t>(id) % sent_at.size()] = Clock::now();
-            order.push_back(id);
+            in_flight_flags[static_cast<std::size_t>(id) % in_flight_flags.size()] = 1;
             batch += request(id);
         }
         write_all(child.in, batch);
@@ -171,6 +204,7 @@ int main(int argc, char** argv) {
     const auto end = warmup_end + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     Clock::time_point measure_start{};
     long measured_start_count = 0;
+    double server_cpu_start = 0;
     send_batch(in_flight);
     std::vector<std::string> lines;
     bool measuring = false;
@@ -183,9 +217,14 @@ int main(int argc, char** argv) {
         auto now = Clock::now();
         int answered = 0;
         for (const auto& line : lines) {
-            long id = raw ? order.front() : response_id(line);
+            long id = response_id(line);
             if (id <= 0) continue;  // a notification
-            if (raw) order.pop_front();
+            char& flag = in_flight_flags[static_cast<std::size_t>(id) % in_flight_flags.size()];
+            if (id >= next_id || !flag || !echoes(line, id)) {
+                if (wrong_answers++ == 0) first_wrong = line;
+                continue;
+            }
+            flag = 0;
             ++answered;
             ++completed;
             if (measuring)
@@ -196,19 +235,29 @@ int main(int argc, char** argv) {
             measuring = true;
             measure_start = now;
             measured_start_count = completed;
+            server_cpu_start = cpu_seconds(child.pid);
         }
         if (now >= end) break;
         if (answered > 0) send_batch(answered);
     }
     double elapsed = std::chrono::duration<double>(Clock::now() - measure_start).count();
-    double rate = static_cast<double>(completed - measured_start_count) / elapsed;
+    double server_cpu = cpu_seconds(child.pid) - server_cpu_start;
+    long calls = completed - measured_start_count;
+    double rate = static_cast<double>(calls) / elapsed;
+    if (wrong_answers > 0) {
+        std::fprintf(stderr, "%ld answers were not the echo of a request in flight; the first: %s\n", wrong_answers,
+                     first_wrong.c_str());
+        return 1;
+    }
     std::sort(latencies_us.begin(), latencies_us.end());
     auto percentile = [&](double p) {
         if (latencies_us.empty()) return 0.0;
         return latencies_us[std::min(latencies_us.size() - 1, static_cast<std::size_t>(p * latencies_us.size()))];
     };
-    std::printf("{\"in_flight\":%d,\"requests_per_second\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f,\"requests\":%zu}\n",
-                in_flight, rate, percentile(0.50), percentile(0.99), latencies_us.size());
+    std::printf("{\"in_flight\":%d,\"requests_per_second\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f,\"requests\":%zu,"
+                "\"server_cpu_us_per_call\":%.2f,\"server_cpu_cores\":%.2f}\n",
+                in_flight, rate, percentile(0.50), percentile(0.99), latencies_us.size(),
+                calls > 0 ? server_cpu * 1e6 / static_cast<double>(calls) : 0.0, server_cpu / elapsed);
     close(child.in);
     int status = 0;
     for (int i = 0; i < 100 && waitpid(child.pid, &status, WNOHANG) == 0; ++i) usleep(10000);

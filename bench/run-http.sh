@@ -10,10 +10,19 @@
 # comparison per core: nginx gets one worker, mcpkit one thread (its default on one core), node its
 # one event loop.
 #
-#   bench/run-http.sh [SECONDS]     (default 5 s per measurement)
+#   bench/run-http.sh [SECONDS] [--baseline MCPKIT_BINARY]
+#       SECONDS: per measurement (default 5)
+#       --baseline: also measure another mcpkit build (say, the previous commit's) in the same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-5}
+seconds=5
+baseline=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --baseline) baseline="$2"; shift 2 ;;
+    *) seconds="$1"; shift ;;
+  esac
+done
 scripts/bootstrap.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target mcpkit >/dev/null
@@ -66,6 +75,12 @@ mcpkit_port=$(free_port)
 "${on_server_cpu[@]}" $build/mcpkit everything --http "127.0.0.1:$mcpkit_port" 2>"$work/mcpkit.log" & mcpkit_pid=$!; pids+=("$mcpkit_pid")
 ts_port=$(free_port)
 "${on_server_cpu[@]}" $node bench/ts-sdk-http-echo-server.mjs "$ts_port" 2>"$work/ts.log" & ts_pid=$!; pids+=("$ts_pid")
+names=(mcpkit ts_sdk nginx)
+if [ -n "$baseline" ]; then
+  baseline_port=$(free_port)
+  "${on_server_cpu[@]}" "$baseline" everything --http "127.0.0.1:$baseline_port" 2>"$work/baseline.log" & pids+=("$!")
+  names=(mcpkit baseline ts_sdk nginx)
+fi
 nginx_port=$(free_port)
 mkdir -p "$work/nginx"
 body='{"jsonrpc":"2.0","id":"1-1","result":{"content":[{"type":"text","text":"hello"}]}}'
@@ -92,12 +107,16 @@ declare -A url session
 url[mcpkit]="http://127.0.0.1:$mcpkit_port/mcp"; session[mcpkit]=$(open_session "${url[mcpkit]}")
 url[ts_sdk]="http://127.0.0.1:$ts_port/mcp"; session[ts_sdk]=$(open_session "${url[ts_sdk]}")
 url[nginx]="http://127.0.0.1:$nginx_port/mcp"; session[nginx]=""
+if [ -n "$baseline" ]; then
+  wait_port "$baseline_port"
+  url[baseline]="http://127.0.0.1:$baseline_port/mcp"; session[baseline]=$(open_session "${url[baseline]}")
+fi
 
 to_us() {  # wrk prints 35.00us, 1.20ms or 1.05s
   awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) print n; else if (v ~ /ms$/) print n * 1000; else print n * 1000000 }'
 }
 declare -A rps p50 p99 calls
-calls[mcpkit]=0; calls[ts_sdk]=0
+calls[mcpkit]=0; calls[ts_sdk]=0; calls[baseline]=0
 # measure NAME CONNECTIONS SECONDS: one wrk run; prints "rps p50 p99 requests".
 measure() {
   local name=$1 connections=$2 duration=$3 threads=1 out
@@ -121,7 +140,7 @@ run() {
   [ "$name" = nginx ] || calls[$name]=$(( ${calls[$name]} + $(awk '{ s += $4 } END { print s }' <<<"$results") ))
 }
 
-for name in mcpkit ts_sdk nginx; do
+for name in "${names[@]}"; do
   run "$name" 32 1 1 # warm-up (the JIT, for the TS SDK)
   for connections in 1 32; do run "$name" "$connections" "$seconds"; done
 done
@@ -138,7 +157,7 @@ if [ "$cpus" -ge 2 ]; then placement="each server on CPU 0, wrk ($load_threads t
 else placement="one CPU shared by server and wrk"; fi
 printf '\nStreamable HTTP tools/call echo (one session, JSON answers); each figure the median of 3 runs of %s s; %s\n\n' "$seconds" "$placement"
 printf '%-8s %10s %9s %9s   %10s %9s %9s\n' server "rps@1" "p50 µs" "p99 µs" "rps@32" "p50 µs" "p99 µs"
-for name in mcpkit ts_sdk nginx; do
+for name in "${names[@]}"; do
   printf '%-8s %10s %9s %9s   %10s %9s %9s\n' "$name" "${rps[$name,1]}" "${p50[$name,1]}" "${p99[$name,1]}" \
     "${rps[$name,32]}" "${p50[$name,32]}" "${p99[$name,32]}"
 done
@@ -147,6 +166,10 @@ printf '\nmcpkit / nginx fixed body, 1 connection:   %s\n' "$(ratio "${rps[mcpki
 printf 'mcpkit / nginx fixed body, 32 connections: %s  (target >= 0.70)\n' "$(ratio "${rps[mcpkit,32]}" "${rps[nginx,32]}")"
 printf 'mcpkit / TS SDK, 1 connection:             %s\n' "$(ratio "${rps[mcpkit,1]}" "${rps[ts_sdk,1]}")"
 printf 'mcpkit / TS SDK, 32 connections:           %s  (target >= 20)\n' "$(ratio "${rps[mcpkit,32]}" "${rps[ts_sdk,32]}")"
+if [ -n "$baseline" ]; then
+  printf 'this build / baseline (%s): %s at 1 connection, %s at 32\n' "$baseline" \
+    "$(ratio "${rps[mcpkit,1]}" "${rps[baseline,1]}")" "$(ratio "${rps[mcpkit,32]}" "${rps[baseline,32]}")"
+fi
 printf 'mcpkit p99 at 32 connections:              %s µs  (target <= 1000)\n' "${p99[mcpkit,32]}"
 printf 'mcpkit resident memory after %s calls:  %s MB, peak %s MB  (target <= 64 MB)\n' "${calls[mcpkit]}" "$mcpkit_rss" "$mcpkit_peak"
 printf 'TS SDK resident memory after %s calls:    %s MB, peak %s MB\n' "${calls[ts_sdk]}" "$ts_rss" "$ts_peak"
