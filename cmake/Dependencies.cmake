@@ -1,11 +1,6 @@
 # Header-only dependencies from Debian packages, wrapped as imported targets so the rest of the
 # build names them like any other library.
 
-find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)
-add_library(valijson INTERFACE IMPORTED)
-target_include_directories(valijson SYSTEM INTERFACE ${VALIJSON_INCLUDE_DIR})
-target_compile_definitions(valijson INTERFACE VALIJSON_USE_EXCEPTIONS=1)
-
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 add_library(cli11 INTERFACE IMPORTED)
 target_include_directories(cli11 SYSTEM INTERFACE ${CLI11_INCLUDE_DIR})

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 debian_packages=(
   g++ cmake ninja-build ccache pkg-config git
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
-  libvalijson-dev libcli11-dev libfmt-dev libssl-dev
+  libcli11-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk hyperfine strace

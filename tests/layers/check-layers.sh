@@ -32,13 +32,14 @@ while IFS=: read -r file header; do
     esac
 done < <(includes include/mcp/transport/*.hpp src/mcp/transport/*.cpp src/mcp/transport/*/*.cpp src/mcp/transport/*/*.hpp)
 
-# 3. Protocol types: no I/O, no server or client.
+# 3. Protocol types, typed JSON and the schema validator: no I/O, no server or client.
 while IFS=: read -r file header; do
     case "$header" in
         mcp/transport/*|mcp/server/*|mcp/client/*|transport/*|server/*|client/*)
             breach "$file includes $header (protocol types do no I/O)" ;;
     esac
-done < <(includes include/mcp/protocol/*.hpp src/mcp/protocol/*.cpp)
+done < <(includes include/mcp/protocol/*.hpp src/mcp/protocol/*.cpp include/mcp/typed/*.hpp include/mcp/schema/*.hpp \
+                  src/mcp/schema/*.cpp src/mcp/schema/*.hpp)
 
 # 4. The base Transport moves frames: no HTTP concept in it or in the channel it implements.
 if grep -n -i -E '\bhttp|\bsse\b|status|request_stream|header' include/mcp/transport/Transport.hpp include/mcp/jsonrpc/MessageChannel.hpp; then

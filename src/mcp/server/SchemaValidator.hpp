@@ -2,8 +2,8 @@
 #ifndef MCPKIT_BUILDING_LIBMCP
 #error "A private header of libmcp: applications use the public headers in include/mcp/"
 #endif
-// JSON Schema validation of tool arguments and structured output (valijson, draft 7 semantics;
-// 2020-12 keywords it does not know are ignored, so such schemas still validate what they can).
+// JSON Schema validation of tool arguments and structured output: mcp::JsonSchema (2020-12, or
+// draft-07 when the schema says so), with SimpleSchema's fast path for the common plain schemas.
 
 #include <boost/json/value.hpp>
 

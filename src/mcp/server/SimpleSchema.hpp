@@ -3,9 +3,9 @@
 #error "A private header of libmcp: applications use the public headers in include/mcp/"
 #endif
 // A fast path for the schemas most tools declare: an object whose properties are checked only by
-// type, plus required names and additionalProperties. Validating those with valijson costs more
+// type, plus required names and additionalProperties. Validating those with the full validator costs more
 // than the rest of a tools/call; this gives the same verdicts for that subset in a fraction of the
-// time. Any other keyword makes compile() decline, and valijson does the work.
+// time. Any other keyword makes compile() decline, and mcp::JsonSchema does the work.
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

@@ -105,7 +105,7 @@ TEST(ServerTools, SchemaErrorsSayWhatTheFieldMustBe) {
         json::object wrong_coats{{"coats", "two"}};
         EXPECT_EQ(first_text(co_await client.call_tool("paint", wrong_coats)),
                   "Invalid arguments for tool paint: [coats]: must be an integer");
-        // valijson says "less than or equal to 1000.000000"; the message reads as JSON writes numbers.
+        // Limits read as JSON writes numbers ("1000", "0.25"), not as printf does ("1000.000000").
         json::object too_many{{"coats", 1001}};
         std::string too_many_text = first_text(co_await client.call_tool("paint", too_many));
         EXPECT_NE(too_many_text.find("[coats]: "), std::string::npos) << too_many_text;

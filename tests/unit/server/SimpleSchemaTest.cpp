@@ -1,4 +1,4 @@
-// The fast schema path must agree with valijson on every schema it accepts.
+// The fast schema path must agree with the full validator (mcp::JsonSchema) on every schema it accepts.
 
 #include "server/SchemaValidator.hpp"
 #include "server/SimpleSchema.hpp"
@@ -42,17 +42,11 @@ TEST(SimpleSchema, AgreesWithValijsonOnItsSubset) {
         SchemaValidator reference(schema, false);
         for (const char* instance_text : instances) {
             json::value instance = json::parse(instance_text);
-            // One known divergence: JSON Schema (draft 6 on) says 1.0 is an integer; valijson's
-            // strong typing disagrees. The fast path follows the spec, as the TS and Go SDKs do.
-            if (std::string_view(instance_text) == R"({"n":1.0})" && std::string_view(schema_text).find(R"("n":{"type":"integer"})") != std::string_view::npos) {
-                EXPECT_FALSE(fast.validate(instance).has_value());
-                continue;
-            }
             auto fast_verdict = fast.validate(instance);
             auto reference_verdict = reference.validate(instance);
             EXPECT_EQ(fast_verdict.has_value(), reference_verdict.has_value())
                 << schema_text << " on " << instance_text << ": fast says " << fast_verdict.value_or("valid")
-                << ", valijson says " << reference_verdict.value_or("valid");
+                << ", the full validator says " << reference_verdict.value_or("valid");
         }
     }
 }
