@@ -68,8 +68,11 @@ namespace asio = boost::asio;
 
 // The client half: one typed call, and one with a bad argument to show the error naming the field.
 asio::awaitable<void> call_it(std::uint16_t port, int& exit_code) {
-    auto transport = mcp::StreamableHttpClientTransport::create(
-        co_await asio::this_coro::executor, {.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp"});
+    // (Built before the call: g++ 12 destroys temporaries twice in an expression that holds a
+    // co_await and a braced initializer.)
+    auto executor = co_await asio::this_coro::executor;
+    mcp::StreamableHttpClientOptions options{.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp"};
+    auto transport = mcp::StreamableHttpClientTransport::create(executor, std::move(options));
     mcp::Client client({.info = {"typed-example-client", "1.0.0"}});
     try {
         co_await client.connect(transport);

@@ -17,28 +17,52 @@ json::object ClientSession::capabilities() const {
     return caps;
 }
 
-asio::awaitable<json::object> ClientSession::answer(std::string_view method, const json::object& params) {
-    if (method == methods::sampling_create_message) {
-        if (!options.on_sampling) throw Error::method_not_found(method);
-        co_return co_await options.on_sampling(params);
-    }
-    if (method == methods::elicitation_create) {
-        if (!options.on_elicitation) throw Error::method_not_found(method);
-        co_return co_await options.on_elicitation(params);
-    }
-    if (method == methods::roots_list) {
-        if (!options.roots) throw Error::method_not_found(method);
-        json::array roots;
-        for (const auto& root : *options.roots) {
-            json::object r{{"uri", root.uri}};
-            if (root.name) r["name"] = *root.name;
-            roots.push_back(std::move(r));
-        }
-        co_return json::object{{"roots", std::move(roots)}};
-    }
-    if (method == methods::ping) co_return json::object();
-    throw Error::method_not_found(method);
+struct ClientSession::Method {
+    std::string_view name;
+    asio::awaitable<json::object> (ClientSession::*answer)(const json::object& params);
+};
+
+const ClientSession::Method* ClientSession::find_method(std::string_view name) {
+    static const Method table[] = {
+        {methods::sampling_create_message, &ClientSession::answer_sampling},
+        {methods::elicitation_create, &ClientSession::answer_elicitation},
+        {methods::roots_list, &ClientSession::answer_roots},
+        {methods::ping, &ClientSession::answer_ping},
+    };
+    for (const Method& method : table)
+        if (method.name == name) return &method;
+    return nullptr;
 }
+
+asio::awaitable<json::object> ClientSession::answer(std::string_view method, const json::object& params) {
+    const Method* entry = find_method(method);
+    if (!entry) throw Error::method_not_found(method);
+    co_return co_await (this->*entry->answer)(params);
+}
+
+// A capability the client did not declare is a method it does not have.
+asio::awaitable<json::object> ClientSession::answer_sampling(const json::object& params) {
+    if (!options.on_sampling) throw Error::method_not_found(methods::sampling_create_message);
+    co_return co_await options.on_sampling(params);
+}
+
+asio::awaitable<json::object> ClientSession::answer_elicitation(const json::object& params) {
+    if (!options.on_elicitation) throw Error::method_not_found(methods::elicitation_create);
+    co_return co_await options.on_elicitation(params);
+}
+
+asio::awaitable<json::object> ClientSession::answer_roots(const json::object&) {
+    if (!options.roots) throw Error::method_not_found(methods::roots_list);
+    json::array roots;
+    for (const auto& root : *options.roots) {
+        json::object r{{"uri", root.uri}};
+        if (root.name) r["name"] = *root.name;
+        roots.push_back(std::move(r));
+    }
+    co_return json::object{{"roots", std::move(roots)}};
+}
+
+asio::awaitable<json::object> ClientSession::answer_ping(const json::object&) { co_return json::object(); }
 
 asio::awaitable<Reply> ClientSession::handle_request(jsonrpc::InboundRequest& request) {
     static const json::object no_params;

@@ -40,6 +40,15 @@ public:
     std::optional<std::string> instructions;
     std::unordered_map<std::int64_t, ProgressListener> progress_listeners;
     std::int64_t next_progress_token = 1;
+
+private:
+    // The method table (ClientSession.cpp): what a server may ask, each answered by one handler.
+    struct Method;
+    static const Method* find_method(std::string_view name);
+    boost::asio::awaitable<boost::json::object> answer_sampling(const boost::json::object& params);
+    boost::asio::awaitable<boost::json::object> answer_elicitation(const boost::json::object& params);
+    boost::asio::awaitable<boost::json::object> answer_roots(const boost::json::object& params);
+    boost::asio::awaitable<boost::json::object> answer_ping(const boost::json::object& params);
 };
 
 }  // namespace mcp::detail
