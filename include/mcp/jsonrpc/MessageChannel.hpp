@@ -52,6 +52,9 @@ public:
     virtual boost::asio::awaitable<ChannelRead> read() = 0;
     /// Queues one frame for sending; frames leave in the order they were queued.
     virtual void send(std::string_view frame, FrameInfo info = {}) = 0;
+    /// The engine will send no answer to the peer's request `id` (the peer cancelled it). A channel
+    /// that holds something open for the answer may let it go.
+    virtual void request_ended_unanswered(const RequestId& /*id*/) {}
     /// Flushes what was queued and closes; a pending read() then ends with end_of_stream.
     /// May be called more than once.
     virtual void close() = 0;

@@ -187,7 +187,10 @@ asio::awaitable<void> Connection::serve(InboundRequest request, std::shared_ptr<
         finish_batch_member(*batch);
         co_return;
     }
-    if (cancelled_by_peer) co_return;
+    if (cancelled_by_peer) {
+        channel_->request_ended_unanswered(request.id);
+        co_return;
+    }
     deliver_reply(request.id, reply, batch.get());
 }
 

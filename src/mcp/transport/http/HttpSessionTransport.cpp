@@ -239,6 +239,20 @@ void HttpSessionTransport::report_finished() {
     finished();
 }
 
+void HttpSessionTransport::request_ended_unanswered(const jsonrpc::RequestId& id) {
+    if (closed_) return;
+    auto it = by_request_.find(id);
+    if (it == by_request_.end()) return;
+    auto stream = it->second;
+    by_request_.erase(it);
+    if (stream->outstanding > 0) --stream->outstanding;
+    if (stream->outstanding > 0) return;  // other requests of the same POST are still to answer
+    // Nothing more will come on it: the POST ends as an event stream without an answer, which is
+    // what a client that cancelled expects.
+    if (!stream->events) start_events(stream);
+    end_stream(*stream);
+}
+
 void HttpSessionTransport::close_request_stream(const jsonrpc::RequestId& id) {
     auto it = by_request_.find(id);
     if (it == by_request_.end() || settings_.session_id.empty()) return;

@@ -58,6 +58,8 @@ public:
     void send(std::string_view frame, jsonrpc::FrameInfo context) override;
     void close() override;
     void close_request_stream(const jsonrpc::RequestId& id) override;
+    /// A cancelled request: its id is free again, and its stream ends once nothing else waits on it.
+    void request_ended_unanswered(const jsonrpc::RequestId& id) override;
     boost::asio::any_io_executor executor() const override { return executor_; }
 
     /// Hands over a POST. Its requests are answered on `exchange.http`; a POST without requests
