@@ -10,7 +10,7 @@ debian_packages=(
   libcli11-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  libhiredis-dev redis-server nginx-light wrk hyperfine strace
+  libhiredis-dev redis-server nginx-light wrk hyperfine strace openssl tinyproxy-bin
   libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
   libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
   # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe

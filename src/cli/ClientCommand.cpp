@@ -160,6 +160,12 @@ void add_client_command(CLI::App& app, ClientArguments& arguments) {
     command->add_flag("--sse", arguments.legacy_sse,
                       "The --url speaks the 2024-11-05 HTTP+SSE transport: GET it for the endpoint at once (without "
                       "--sse, a server refusing a POST there is detected and used the same way)");
+    command->add_option("--ca-file", arguments.ca_file,
+                        "https: trust the certificate authorities in this PEM file instead of the system's "
+                        "(SSL_CERT_FILE works too)");
+    command->add_option("--proxy", arguments.proxy,
+                        "Reach --url through this HTTP proxy (http://[user:password@]host:port; \"\" for none). "
+                        "Default: HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host");
     command->add_flag("--conformance", arguments.conformance,
                       "Act as the conformance suite's client: mcpkit client --conformance URL "
                       "(reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)");
@@ -197,6 +203,8 @@ int run_client(const ClientArguments& arguments) {
                 mcp::StreamableHttpClientOptions http_options;
                 http_options.url = arguments.url;
                 http_options.legacy_only = arguments.legacy_sse;
+                http_options.ca_file = arguments.ca_file;
+                http_options.proxy = arguments.proxy;
                 http_options.log = [](std::string_view message) {
                     std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
                 };

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct EverythingArguments {
     std::vector<std::string> allowed_origins;
     std::size_t max_sessions = 10000;
     int session_timeout_seconds = 1800;
+    std::string tls_certificate;  ///< --tls-cert: serve HTTPS with this PEM chain
+    std::string tls_key;          ///< --tls-key: its private key
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);
@@ -34,6 +37,8 @@ struct ClientArguments {
     std::vector<std::string> server_command;  ///< after "--"
     std::string url;                          ///< --url: a Streamable HTTP server instead of a command
     bool legacy_sse = false;                  ///< --sse: the URL speaks HTTP+SSE (2024-11-05)
+    std::string ca_file;                      ///< --ca-file: certificate authorities for https
+    std::optional<std::string> proxy;         ///< --proxy: an HTTP proxy ("" for none)
     bool conformance = false;                 ///< --conformance URL: the conformance suite's client
     std::vector<std::string> tour_calls;      ///< --call NAME: tools the tour may call though not read-only
 };

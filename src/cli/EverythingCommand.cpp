@@ -39,6 +39,10 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "Seconds before an idle session ends")
         ->capture_default_str()
         ->check(CLI::Range(1, 7 * 24 * 3600));
+    command->add_option("--tls-cert", arguments.tls_certificate,
+                        "Serve HTTPS: the PEM certificate chain (with --tls-key; read again on SIGHUP)")
+        ->check(CLI::ExistingFile);
+    command->add_option("--tls-key", arguments.tls_key, "The private key of --tls-cert (PEM)")->check(CLI::ExistingFile);
     command->add_option("--store", arguments.store,
                         "Where HTTP sessions and SSE events live: memory, or redis://HOST:PORT[/DB] to share them "
                         "with other instances")
@@ -62,6 +66,8 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     options.max_sessions = arguments.max_sessions;
     options.session_idle_timeout = std::chrono::seconds(arguments.session_timeout_seconds);
     options.max_body_bytes = arguments.max_message_size;
+    options.tls_certificate_file = arguments.tls_certificate;
+    options.tls_private_key_file = arguments.tls_key;
     options.log = std::move(log);
     if (arguments.store.starts_with("redis://")) {
         try {
@@ -76,10 +82,11 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
         return 2;
     }
     std::string shown_host = options.host.find(':') == std::string::npos ? options.host : "[" + options.host + "]";
+    std::string scheme = options.tls_certificate_file.empty() ? "http" : "https";
     try {
         return mcp::serve_http(server, io, std::move(options), [&](std::uint16_t port) {
-            std::fprintf(stderr, "mcpkit everything: listening on http://%s:%u%s\n", shown_host.c_str(), port,
-                         arguments.http_path.c_str());
+            std::fprintf(stderr, "mcpkit everything: listening on %s://%s:%u%s\n", scheme.c_str(), shown_host.c_str(),
+                         port, arguments.http_path.c_str());
         });
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mcpkit everything: cannot serve HTTP on %s: %s\n", arguments.http.c_str(), e.what());

@@ -1,5 +1,7 @@
 #pragma once
 // The client side of Streamable HTTP, as a Transport: hand it to mcp::Client like any other.
+// http:// and https:// (TLS 1.2+, servers verified with SNI and hostname checks), directly or
+// through an HTTP proxy's CONNECT tunnel.
 //
 //   auto transport = mcp::StreamableHttpClientTransport::create(executor, {.url = "http://127.0.0.1:3000/mcp"});
 //   co_await client.connect(transport);
@@ -21,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mcp {
@@ -40,6 +43,12 @@ struct StreamableHttpClientOptions {
     /// Speak HTTP+SSE (2024-11-05) from the start: GET `url` for the endpoint, without first
     /// trying a POST there (for servers that answer that POST in ways the fallback cannot read).
     bool legacy_only = false;
+    /// https: a PEM file of the certificate authorities to trust instead of the system's (which
+    /// OpenSSL finds, honouring SSL_CERT_FILE and SSL_CERT_DIR). Servers are always verified.
+    std::string ca_file;
+    /// The HTTP proxy to tunnel through (CONNECT): "http://[user:password@]host:port", or "" for
+    /// none. Unset: HTTPS_PROXY / HTTP_PROXY, unless NO_PROXY names the host.
+    std::optional<std::string> proxy;
     /// Connect + response head timeout for each HTTP request.
     std::chrono::milliseconds http_timeout{std::chrono::seconds(30)};
     /// Where the transport reports what it tolerated (a refused GET, a dropped stream).

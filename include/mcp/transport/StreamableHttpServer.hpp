@@ -58,6 +58,10 @@ struct StreamableHttpServerOptions {
     std::chrono::milliseconds shutdown_grace{std::chrono::seconds(5)};
     /// Where sessions and SSE event logs live. Default: this process's memory.
     std::shared_ptr<SessionStore> store;
+    /// HTTPS: the PEM certificate chain and its private key (both, or neither for plain HTTP).
+    /// serve_http reads them again on SIGHUP.
+    std::string tls_certificate_file;
+    std::string tls_private_key_file;
     /// Where the server reports what it refused or could not do. Default: nothing.
     std::function<void(std::string_view)> log;
 };
@@ -69,10 +73,15 @@ public:
     StreamableHttpServer(const StreamableHttpServer&) = delete;
     StreamableHttpServer& operator=(const StreamableHttpServer&) = delete;
 
-    /// Binds and starts accepting, and starts the extra HTTP threads. Throws on a bind failure.
+    /// Binds and starts accepting, and starts the extra HTTP threads. Throws on a bind failure, or
+    /// std::invalid_argument for unusable TLS files.
     void start();
     /// The bound port (after start()).
     std::uint16_t port() const;
+    /// Reads the TLS certificate and key files again, for new connections (a renewed certificate).
+    /// Throws std::invalid_argument, keeping the current ones, when they are unusable. Call on the
+    /// Server's thread.
+    void reload_tls();
     /// Stops accepting, ends sessions and streams, lets requests in flight finish within
     /// shutdown_grace, then calls `done` on the Server's thread. Safe from any thread.
     void stop(std::function<void()> done = {});

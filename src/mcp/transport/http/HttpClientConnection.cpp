@@ -1,5 +1,7 @@
 #include "transport/http/HttpClientConnection.hpp"
 
+#include "transport/http/TlsClient.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/read.hpp>
@@ -20,8 +22,9 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 HttpUrl from_url_view(const boost::urls::url_view& url) {
     HttpUrl result;
+    result.tls = url.scheme() == "https";
     result.host = std::string(url.host_address());
-    result.port = url.has_port() ? std::string(url.port()) : "80";
+    result.port = url.has_port() ? std::string(url.port()) : result.tls ? "443" : "80";
     result.target = std::string(url.encoded_path());
     if (result.target.empty()) result.target = "/";
     if (url.has_query()) result.target += "?" + std::string(url.encoded_query());
@@ -33,16 +36,15 @@ HttpUrl from_url_view(const boost::urls::url_view& url) {
 HttpUrl parse_http_url(std::string_view text) {
     auto parsed = boost::urls::parse_absolute_uri(text);
     if (!parsed) throw std::invalid_argument("\"" + std::string(text) + "\" is not a URL (e.g. http://127.0.0.1:3000/mcp)");
-    if (parsed->scheme() == "https")
-        throw std::invalid_argument("https URLs are not supported yet; put a TLS-terminating proxy in front or use http");
-    if (parsed->scheme() != "http")
-        throw std::invalid_argument("URL scheme must be http, got \"" + std::string(parsed->scheme()) + "\"");
+    if (parsed->scheme() != "http" && parsed->scheme() != "https")
+        throw std::invalid_argument("URL scheme must be http or https, got \"" + std::string(parsed->scheme()) + "\"");
     if (parsed->host_address().empty()) throw std::invalid_argument("URL \"" + std::string(text) + "\" has no host");
     return from_url_view(*parsed);
 }
 
 std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view reference) {
-    std::string base_text = "http://" + base.host_header + base.target;  // the view below points into it
+    std::string scheme = base.tls ? "https" : "http";
+    std::string base_text = scheme + "://" + base.host_header + base.target;  // the view below points into it
     auto base_parsed = boost::urls::parse_absolute_uri(base_text);
     if (!base_parsed) return std::nullopt;
     boost::urls::url_view base_url = *base_parsed;
@@ -50,7 +52,7 @@ std::optional<HttpUrl> resolve_same_origin(const HttpUrl& base, std::string_view
     if (!ref) return std::nullopt;
     boost::urls::url resolved;
     if (!boost::urls::resolve(base_url, *ref, resolved)) return std::nullopt;
-    if (resolved.scheme() != "http" || resolved.encoded_host_and_port() != base_url.encoded_host_and_port())
+    if (resolved.scheme() != scheme || resolved.encoded_host_and_port() != base_url.encoded_host_and_port())
         return std::nullopt;
     return from_url_view(resolved);
 }
@@ -74,16 +76,18 @@ std::string describe_status(int status, std::string_view reason, const std::opti
     return text;
 }
 
-HttpExchange::HttpExchange(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {
+HttpExchange::HttpExchange(std::shared_ptr<ClientStream> stream) : stream_(std::move(stream)) {
     parser_.body_limit(boost::none);
 }
 
 asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& request, std::chrono::milliseconds timeout) {
-    stream_->expires_after(timeout);
-    auto [write_error, written] = co_await web::async_write(*stream_, request, use_tuple);
+    stream_->lowest().expires_after(timeout);
+    auto [write_error, written] =
+        co_await stream_->with([&](auto& stream) { return web::async_write(stream, request, use_tuple); });
     if (write_error) co_return false;
-    auto [read_error, read] = co_await web::async_read_header(*stream_, buffer_, parser_, use_tuple);
-    stream_->expires_never();
+    auto [read_error, read] = co_await stream_->with(
+        [&](auto& stream) { return web::async_read_header(stream, buffer_, parser_, use_tuple); });
+    stream_->lowest().expires_never();
     if (read_error) co_return false;
     done_ = parser_.is_done();
     co_return true;
@@ -94,7 +98,8 @@ asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::stri
     while (!parser_.is_done()) {
         parser_.get().body().data = chunk;
         parser_.get().body().size = sizeof chunk;
-        auto [ec, n] = co_await web::async_read_some(*stream_, buffer_, parser_, use_tuple);
+        auto [ec, n] = co_await stream_->with(
+            [&](auto& stream) { return web::async_read_some(stream, buffer_, parser_, use_tuple); });
         if (ec == web::error::need_buffer) ec = {};
         std::size_t got = sizeof chunk - parser_.get().body().size;
         if (got > 0) on_data(std::string_view(chunk, got));
@@ -119,40 +124,69 @@ asio::awaitable<std::optional<std::string>> HttpExchange::read_all(std::size_t l
     co_return body;
 }
 
-ConnectionPool::ConnectionPool(asio::any_io_executor executor, HttpUrl url)
-    : executor_(std::move(executor)), url_(std::move(url)) {}
+ConnectionPool::ConnectionPool(asio::any_io_executor executor, HttpUrl url, const ClientConnectionSettings& settings)
+    : executor_(std::move(executor)), url_(std::move(url)), proxy_(proxy_for(url_, settings.proxy)) {
+    if (url_.tls) tls_ = make_client_tls_context(settings.ca_file);
+}
 
-asio::awaitable<std::shared_ptr<beast::tcp_stream>> ConnectionPool::acquire(std::chrono::milliseconds timeout) {
+asio::awaitable<std::shared_ptr<ClientStream>> ConnectionPool::acquire(std::chrono::milliseconds timeout) {
     while (!idle_.empty()) {
         auto stream = std::move(idle_.back());
         idle_.pop_back();
-        if (stream->socket().is_open()) co_return stream;
+        if (stream->lowest().socket().is_open()) co_return stream;
     }
+    auto stream = co_await connect(timeout);
+    if (stream) {
+        std::erase_if(all_, [](const auto& weak) { return weak.expired(); });
+        all_.push_back(stream);
+    }
+    co_return stream;
+}
+
+asio::awaitable<std::shared_ptr<ClientStream>> ConnectionPool::connect(std::chrono::milliseconds timeout) {
+    const std::string& host = proxy_ ? proxy_->host : url_.host;
+    const std::string& port = proxy_ ? proxy_->port : url_.port;
+    const std::string where = proxy_ ? "the proxy " + proxy_->display : host + ":" + port;
     if (endpoints_.empty()) {
         // Every address of the name: "localhost" may mean ::1 or 127.0.0.1, and the server may
         // listen on only one of them.
         tcp::resolver resolver(executor_);
-        auto [ec, results] = co_await resolver.async_resolve(url_.host, url_.port, use_tuple);
-        if (ec) co_return nullptr;
+        auto [ec, results] = co_await resolver.async_resolve(host, port, use_tuple);
+        if (ec) {
+            last_error_ = "cannot resolve " + host + ": " + ec.message();
+            co_return nullptr;
+        }
         for (const auto& entry : results) endpoints_.push_back(entry.endpoint());
     }
+    std::optional<ClientStream::Plain> connected;
     for (const auto& endpoint : endpoints_) {
-        auto stream = std::make_shared<beast::tcp_stream>(executor_);
-        stream->expires_after(timeout);
-        auto [ec] = co_await stream->async_connect(endpoint, use_tuple);
-        stream->expires_never();
-        if (ec) continue;
+        ClientStream::Plain tcp_stream(executor_);
+        tcp_stream.expires_after(timeout);
+        auto [ec] = co_await tcp_stream.async_connect(endpoint, use_tuple);
+        tcp_stream.expires_never();
+        if (ec) {
+            last_error_ = "cannot connect to " + where + ": " + ec.message();
+            continue;
+        }
         boost::system::error_code ignored;
-        stream->socket().set_option(tcp::no_delay(true), ignored);
-        std::erase_if(all_, [](const auto& weak) { return weak.expired(); });
-        all_.push_back(stream);
-        co_return stream;
+        tcp_stream.socket().set_option(tcp::no_delay(true), ignored);
+        connected.emplace(std::move(tcp_stream));
+        break;
     }
-    co_return nullptr;
+    if (!connected) co_return nullptr;
+    if (proxy_ && !co_await open_tunnel(*connected, url_, *proxy_, timeout, last_error_)) co_return nullptr;
+    if (!url_.tls) co_return std::make_shared<ClientStream>(std::move(*connected));
+    std::string tls_error;
+    auto secure = co_await tls_handshake(std::move(*connected), *tls_, url_.host, timeout, tls_error);
+    if (!secure) {
+        last_error_ = "https://" + url_.host_header + ": " + tls_error;
+        co_return nullptr;
+    }
+    co_return std::make_shared<ClientStream>(std::move(*secure));
 }
 
-void ConnectionPool::release(std::shared_ptr<beast::tcp_stream> stream) {
-    if (stream && stream->socket().is_open() && idle_.size() < 8) idle_.push_back(std::move(stream));
+void ConnectionPool::release(std::shared_ptr<ClientStream> stream) {
+    if (stream && stream->lowest().socket().is_open() && idle_.size() < 8) idle_.push_back(std::move(stream));
 }
 
 void ConnectionPool::close_all() {
@@ -160,8 +194,8 @@ void ConnectionPool::close_all() {
     for (auto& weak : all_)
         if (auto stream = weak.lock()) {
             boost::system::error_code ignored;
-            stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
-            stream->socket().close(ignored);
+            stream->lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+            stream->lowest().socket().close(ignored);
         }
     all_.clear();
 }

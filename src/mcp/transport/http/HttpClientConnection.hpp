@@ -2,17 +2,20 @@
 #ifndef MCPKIT_BUILDING_LIBMCP
 #error "A private header of libmcp: applications use the public headers in include/mcp/"
 #endif
-// Plain HTTP/1.1 client plumbing for the Streamable HTTP client: parsed endpoint URLs, a small
-// keep-alive pool of TCP connections to one server, and one exchange (request out, head in,
-// body read in pieces as it arrives, which SSE needs).
+// HTTP/1.1 client plumbing for the Streamable HTTP client: parsed endpoint URLs (http and https),
+// a small keep-alive pool of connections to one server (direct or through a proxy's tunnel, plain
+// or TLS), and one exchange (request out, head in, body read in pieces as it arrives, which SSE
+// needs).
 
+#include "transport/http/PlainOrTlsStream.hpp"
+#include "transport/http/ProxyTunnel.hpp"
 #include "transport/http/SseParser.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -27,13 +30,14 @@
 namespace mcp::http {
 
 struct HttpUrl {
+    bool tls = false;    ///< https
     std::string host;    ///< as written (brackets removed for IPv6)
     std::string port;
     std::string target;  ///< path and query, at least "/"
     std::string host_header;
 };
 
-/// Parses an http:// URL; throws std::invalid_argument naming what is wrong.
+/// Parses an http:// or https:// URL; throws std::invalid_argument naming what is wrong.
 HttpUrl parse_http_url(std::string_view url);
 /// Resolves `reference` (absolute or relative, as an SSE `endpoint` event sends it) against `base`;
 /// nothing if it points at another origin.
@@ -46,7 +50,7 @@ std::string describe_status(int status, std::string_view reason, const std::opti
 /// One request/response on a connection from the pool.
 class HttpExchange {
 public:
-    HttpExchange(std::shared_ptr<boost::beast::tcp_stream> stream);
+    HttpExchange(std::shared_ptr<ClientStream> stream);
 
     /// Writes the request and reads the response head. False on a network error or timeout.
     boost::asio::awaitable<bool> start(boost::beast::http::request<boost::beast::http::string_body>& request,
@@ -61,31 +65,48 @@ public:
     /// The whole body (for JSON answers), up to `limit` bytes.
     boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
     bool reusable() const { return done_ && parser_.keep_alive(); }
-    std::shared_ptr<boost::beast::tcp_stream> stream() const { return stream_; }
+    std::shared_ptr<ClientStream> stream() const { return stream_; }
 
 private:
-    std::shared_ptr<boost::beast::tcp_stream> stream_;
+    std::shared_ptr<ClientStream> stream_;
     boost::beast::flat_buffer buffer_;
     boost::beast::http::response_parser<boost::beast::http::buffer_body> parser_;
     bool done_ = false;
 };
 
+/// How the client reaches servers: which certificate authorities it trusts, and which proxy.
+struct ClientConnectionSettings {
+    /// PEM file of the certificate authorities to trust for https; empty: the system's.
+    std::string ca_file;
+    /// "http://[user:password@]host:port", or "" for none; nothing: HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
+    std::optional<std::string> proxy;
+};
+
 /// Keep-alive connections to one host and port, opened on demand.
 class ConnectionPool {
 public:
-    ConnectionPool(boost::asio::any_io_executor executor, HttpUrl url);
-    /// An idle connection or a new one; null if the server cannot be reached.
-    boost::asio::awaitable<std::shared_ptr<boost::beast::tcp_stream>> acquire(std::chrono::milliseconds timeout);
-    void release(std::shared_ptr<boost::beast::tcp_stream> stream);
+    /// Throws std::invalid_argument for an unusable CA file or proxy.
+    ConnectionPool(boost::asio::any_io_executor executor, HttpUrl url, const ClientConnectionSettings& settings = {});
+    /// An idle connection or a new one; null if the server cannot be reached (last_error() says why).
+    boost::asio::awaitable<std::shared_ptr<ClientStream>> acquire(std::chrono::milliseconds timeout);
+    void release(std::shared_ptr<ClientStream> stream);
     /// Closes every connection, idle or in use (streams in progress end with an error).
     void close_all();
+    /// Why the last acquire() failed: the name did not resolve, the connection was refused, the
+    /// proxy refused, the certificate was not trusted, …
+    const std::string& last_error() const { return last_error_; }
 
 private:
+    boost::asio::awaitable<std::shared_ptr<ClientStream>> connect(std::chrono::milliseconds timeout);
+
     boost::asio::any_io_executor executor_;
     HttpUrl url_;
+    std::optional<ProxyRoute> proxy_;
+    std::shared_ptr<boost::asio::ssl::context> tls_;
     std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
-    std::vector<std::shared_ptr<boost::beast::tcp_stream>> idle_;
-    std::vector<std::weak_ptr<boost::beast::tcp_stream>> all_;
+    std::vector<std::shared_ptr<ClientStream>> idle_;
+    std::vector<std::weak_ptr<ClientStream>> all_;
+    std::string last_error_;
 };
 
 }  // namespace mcp::http

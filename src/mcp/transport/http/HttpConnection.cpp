@@ -99,8 +99,8 @@ bool is_header_name_list(std::string_view text) {
 /// The state of one connection, shared by the helpers below.
 class ConnectionState : public std::enable_shared_from_this<ConnectionState> {
 public:
-    ConnectionState(tcp::socket socket, std::shared_ptr<Frontend> frontend, asio::io_context::executor_type executor)
-        : socket_(std::move(socket)),
+    ConnectionState(ServerStream stream, std::shared_ptr<Frontend> frontend, asio::io_context::executor_type executor)
+        : stream_(std::move(stream)),
           frontend_(std::move(frontend)),
           executor_(executor),
           idle_timer_(executor),
@@ -134,7 +134,7 @@ private:
     void stop_watching();
     void report_departure(const std::shared_ptr<ResponseStream>& http);
 
-    tcp::socket socket_;
+    ServerStream stream_;
     std::shared_ptr<Frontend> frontend_;
     asio::io_context::executor_type executor_;
     asio::steady_timer idle_timer_;
@@ -152,7 +152,7 @@ private:
 
 asio::awaitable<void> ConnectionState::run() {
     boost::system::error_code ignored;
-    socket_.set_option(tcp::no_delay(true), ignored);
+    stream_.lowest().set_option(tcp::no_delay(true), ignored);
     watch_idle_time(frontend_->options.connection_idle_timeout);
     for (;;) {
         auto status = co_await read_request();
@@ -174,8 +174,8 @@ asio::awaitable<void> ConnectionState::run() {
         consume_request();
     }
     idle_timer_.cancel();
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
-    socket_.close(ignored);
+    stream_.lowest().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.lowest().close(ignored);
 }
 
 asio::awaitable<HttpRequestParser::Status> ConnectionState::read_request() {
@@ -199,13 +199,14 @@ asio::awaitable<HttpRequestParser::Status> ConnectionState::read_request() {
             if (parser_.wants_continue()) {
                 parser_.continue_sent();
                 constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
-                auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(interim), use_tuple);
+                auto [ec, n] = co_await stream_.with(
+                    [&](auto& stream) { return asio::async_write(stream, asio::buffer(interim), use_tuple); });
                 if (ec) break;
             }
         }
         if (buffered_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);  // the parser bounds the growth
-        auto [ec, n] = co_await socket_.async_read_some(
-            asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_), use_tuple);
+        auto space = asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_);
+        auto [ec, n] = co_await stream_.with([&](auto& stream) { return stream.async_read_some(space, use_tuple); });
         if (ec || n == 0) break;
         buffered_ += n;
     }
@@ -228,12 +229,12 @@ void ConnectionState::consume_request() {
 void ConnectionState::watch_idle_time(std::chrono::steady_clock::duration wait) {
     idle_timer_.expires_after(wait);
     idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-        if (ec || !self->socket_.is_open()) return;
+        if (ec || !self->stream_.lowest().is_open()) return;
         auto limit = std::chrono::steady_clock::duration(self->frontend_->options.connection_idle_timeout);
         auto waited = std::chrono::steady_clock::now() - self->waiting_since_;
         if (self->waiting_for_request_ && waited >= limit) {
             boost::system::error_code ignored;
-            self->socket_.close(ignored);  // the pending read ends, and with it the connection
+            self->stream_.lowest().close(ignored);  // the pending read ends, and with it the connection
             return;
         }
         self->watch_idle_time(self->waiting_for_request_ ? limit - waited : limit);
@@ -299,7 +300,8 @@ asio::awaitable<bool> ConnectionState::answer_preflight(const IncomingHeaders& h
     if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");
-    auto [ec, bytes] = co_await asio::async_write(socket_, asio::buffer(head_), use_tuple);
+    auto [ec, bytes] =
+        co_await stream_.with([&](auto& stream) { return asio::async_write(stream, asio::buffer(head_), use_tuple); });
     co_return keep_alive && !ec;
 }
 
@@ -411,7 +413,8 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     if (chunked) head_.append("Transfer-Encoding: chunked\r\n");
     if (!keep_alive && chunked) head_.append("Connection: close\r\n");
     head_.append("\r\n");
-    auto [head_error, head_bytes] = co_await asio::async_write(socket_, asio::buffer(head_), use_tuple);
+    auto [head_error, head_bytes] =
+        co_await stream_.with([&](auto& stream) { return asio::async_write(stream, asio::buffer(head_), use_tuple); });
     bool ok = !head_error;
     char size_line[24];
     while (ok) {
@@ -420,7 +423,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
             std::array<asio::const_buffer, 3> chunk{asio::buffer(size_line, static_cast<std::size_t>(length)),
                                                     asio::buffer(update.body),
                                                     asio::buffer(chunked ? "\r\n" : "", chunked ? 2 : 0)};
-            auto [ec, n] = co_await asio::async_write(socket_, chunk, use_tuple);
+            auto [ec, n] = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, chunk, use_tuple); });
             ok = !ec;
         }
         if (!ok || update.finished) break;
@@ -436,7 +439,8 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     }
     if (!chunked) co_return false;
     constexpr std::string_view last_chunk = "0\r\n\r\n";
-    auto [end_error, end_bytes] = co_await asio::async_write(socket_, asio::buffer(last_chunk), use_tuple);
+    auto [end_error, end_bytes] = co_await stream_.with(
+        [&](auto& stream) { return asio::async_write(stream, asio::buffer(last_chunk), use_tuple); });
     co_return keep_alive && !end_error;
 }
 
@@ -459,16 +463,16 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
-    auto [ec, bytes] = co_await asio::async_write(socket_, buffers, use_tuple);
+    auto [ec, bytes] = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
     co_return keep_alive && !ec;
 }
 
 void ConnectionState::watch_for_departure(const std::shared_ptr<ResponseStream>& http) {
     if (watching_) return;
     watching_ = true;
-    int fd = socket_.native_handle();
+    int fd = stream_.lowest().native_handle();
     // Readable while we only write means the client closed (or sent the next request early).
-    socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this(), http, fd](const boost::system::error_code& ec) {
+    stream_.lowest().async_wait(tcp::socket::wait_read, [self = shared_from_this(), http, fd](const boost::system::error_code& ec) {
         if (ec) return;
         self->watching_ = false;
         char byte;
@@ -481,7 +485,7 @@ void ConnectionState::stop_watching() {
     if (!watching_) return;
     watching_ = false;
     boost::system::error_code ignored;
-    socket_.cancel(ignored);
+    stream_.lowest().cancel(ignored);
 }
 
 void ConnectionState::report_departure(const std::shared_ptr<ResponseStream>& http) {
@@ -492,9 +496,9 @@ void ConnectionState::report_departure(const std::shared_ptr<ResponseStream>& ht
 
 }  // namespace
 
-asio::awaitable<void> serve_http_connection(tcp::socket socket, std::shared_ptr<Frontend> frontend,
+asio::awaitable<void> serve_http_connection(ServerStream stream, std::shared_ptr<Frontend> frontend,
                                             asio::io_context::executor_type executor) {
-    auto state = std::make_shared<ConnectionState>(std::move(socket), std::move(frontend), executor);
+    auto state = std::make_shared<ConnectionState>(std::move(stream), std::move(frontend), executor);
     co_await state->run();
 }
 

@@ -2,7 +2,7 @@
 #ifndef MCPKIT_BUILDING_LIBMCP
 #error "A private header of libmcp: applications use the public headers in include/mcp/"
 #endif
-// One TCP connection to the Streamable HTTP endpoint, on one of the HTTP threads: it reads
+// One TCP (or TLS) connection to the Streamable HTTP endpoint, on one of the HTTP threads: it reads
 // requests (keep-alive), applies the rules that need only the request (path, Host/Origin,
 // content types, the 2026-07-28 headers), decodes the JSON body, hands the request to the
 // McpEndpoint on the Server's thread, and writes what comes back: a status, a JSON body, or an
@@ -12,12 +12,14 @@
 #include "mcp/transport/StreamableHttpServer.hpp"
 #include "transport/http/McpEndpoint.hpp"
 #include "transport/http/RequestRules.hpp"
+#include "transport/http/PlainOrTlsStream.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
 #include <atomic>
+#include <memory>
 
 namespace mcp::http {
 
@@ -31,8 +33,8 @@ struct Frontend {
     std::atomic<std::size_t> requests_in_progress{0};
 };
 
-boost::asio::awaitable<void> serve_http_connection(boost::asio::ip::tcp::socket socket,
-                                                   std::shared_ptr<Frontend> frontend,
+/// Serves one accepted connection (plain, or TLS after its handshake) until it ends.
+boost::asio::awaitable<void> serve_http_connection(ServerStream stream, std::shared_ptr<Frontend> frontend,
                                                    boost::asio::io_context::executor_type executor);
 
 }  // namespace mcp::http

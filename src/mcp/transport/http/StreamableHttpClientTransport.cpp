@@ -56,7 +56,7 @@ public:
         : executor_(executor),
           options_(std::move(options)),
           url_(http::parse_http_url(options_.url)),
-          pool_(executor, url_),
+          pool_(executor, url_, http::ClientConnectionSettings{options_.ca_file, options_.proxy}),
           reader_wake_(executor, asio::steady_timer::time_point::max()),
           sender_wake_(executor, asio::steady_timer::time_point::max()) {}
 
@@ -205,7 +205,7 @@ private:
         auto stream = co_await pool_.acquire(options_.http_timeout);
         if (!stream) {
             open_gate();
-            fail(*message, "cannot connect to " + options_.url);
+            fail(*message, pool_.last_error().empty() ? "cannot connect to " + options_.url : pool_.last_error());
             co_return;
         }
         HttpExchange exchange(stream);
@@ -297,7 +297,7 @@ private:
                         // Done with this stream once the answer is in; the server may keep it open.
                         if (answered(waiting_for)) {
                             boost::system::error_code ignored;
-                            stream->socket().close(ignored);
+                            stream->lowest().socket().close(ignored);
                         }
                     });
                     if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();

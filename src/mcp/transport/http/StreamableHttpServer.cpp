@@ -3,6 +3,7 @@
 #include "mcp/transport/StreamableHttpServer.hpp"
 
 #include "transport/http/HttpConnection.hpp"
+#include "transport/http/TlsServer.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -13,6 +14,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <sched.h>
+#include <stdexcept>
 #include <thread>
 
 namespace mcp {
@@ -52,9 +54,33 @@ struct StreamableHttpServer::Impl : std::enable_shared_from_this<Impl> {
                 co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
                 continue;
             }
-            asio::co_spawn(context, http::serve_http_connection(std::move(socket), frontend, context.get_executor()),
+            // The TLS handshake, if any, runs on the connection's thread, not the Server's.
+            asio::co_spawn(context, serve_accepted(std::move(socket), frontend, context.get_executor(), tls),
                            asio::detached);
         }
+    }
+
+    static asio::awaitable<void> serve_accepted(tcp::socket socket, std::shared_ptr<http::Frontend> frontend,
+                                                asio::io_context::executor_type executor,
+                                                std::shared_ptr<asio::ssl::context> tls) {
+        if (!tls) {
+            co_await http::serve_http_connection(http::ServerStream(std::move(socket)), frontend, executor);
+            co_return;
+        }
+        std::string error;
+        auto secure = co_await http::tls_accept(std::move(socket), *tls, frontend->options.connection_idle_timeout, error);
+        if (!secure) {
+            if (frontend->options.log) frontend->options.log("TLS handshake failed: " + error);
+            co_return;
+        }
+        co_await http::serve_http_connection(http::ServerStream(std::move(*secure)), frontend, executor);
+    }
+
+    void load_tls() {
+        if (options.tls_certificate_file.empty() && options.tls_private_key_file.empty()) return;
+        if (options.tls_certificate_file.empty() || options.tls_private_key_file.empty())
+            throw std::invalid_argument("TLS needs both a certificate (--tls-cert) and its private key (--tls-key)");
+        tls = http::make_server_tls_context(options.tls_certificate_file, options.tls_private_key_file);
     }
 
     void stop_threads() {
@@ -93,6 +119,9 @@ struct StreamableHttpServer::Impl : std::enable_shared_from_this<Impl> {
     asio::io_context& io;
     StreamableHttpServerOptions options;
     tcp::acceptor acceptor;
+    /// Read by the accept loop and replaced by reload_tls(), both on the Server's thread; each
+    /// connection keeps the context it started with.
+    std::shared_ptr<asio::ssl::context> tls;
     std::shared_ptr<http::Frontend> frontend;
     std::vector<std::unique_ptr<asio::io_context>> extra_contexts;
     std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
@@ -109,6 +138,7 @@ void StreamableHttpServer::start() {
     auto& impl = *impl_;
     // Checked before binding: a malformed --allow-origin is a startup error, not a silent refusal.
     auto host_policy = HostPolicy::for_server(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins);
+    impl.load_tls();
     tcp::resolver resolver(impl.io);
     auto endpoints = resolver.resolve(impl.options.host, std::to_string(impl.options.port),
                                       tcp::resolver::passive | tcp::resolver::numeric_service);
@@ -137,6 +167,16 @@ void StreamableHttpServer::start() {
 
 std::uint16_t StreamableHttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
+void StreamableHttpServer::reload_tls() {
+    auto previous = impl_->tls;
+    try {
+        impl_->load_tls();
+    } catch (...) {
+        impl_->tls = previous;
+        throw;
+    }
+}
+
 void StreamableHttpServer::stop(std::function<void()> done) {
     asio::post(impl_->io, [impl = impl_, done = std::move(done)]() mutable {
         if (impl->stopping) return;
@@ -147,6 +187,7 @@ void StreamableHttpServer::stop(std::function<void()> done) {
 
 int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions options,
                std::function<void(std::uint16_t)> on_listening) {
+    auto options_log = options.log;
     StreamableHttpServer http(server, io, std::move(options));
     http.start();
     if (on_listening) on_listening(http.port());
@@ -154,6 +195,22 @@ int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions
     signals.async_wait([&](const boost::system::error_code& ec, int) {
         if (!ec) http.stop([&io] { io.stop(); });
     });
+    // SIGHUP: read the TLS certificate and key again (a renewed certificate), keeping the old
+    // ones if the new files are unusable. Connections already open keep theirs.
+    asio::signal_set hangup(io, SIGHUP);
+    std::function<void()> watch_hangup = [&] {
+        hangup.async_wait([&](const boost::system::error_code& ec, int) {
+            if (ec) return;
+            try {
+                http.reload_tls();
+                if (options_log) options_log("TLS certificate reloaded");
+            } catch (const std::exception& e) {
+                if (options_log) options_log(std::string("TLS certificate not reloaded, the old one stays: ") + e.what());
+            }
+            watch_hangup();
+        });
+    };
+    watch_hangup();
     io.run();
     return 0;
 }
