@@ -17,6 +17,8 @@ function init(args)
   wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
   local session = os.getenv("SESSION")
   if session and session ~= "" then wrk.headers["Mcp-Session-Id"] = session end
+  -- CLOSE=1: a new connection for every request (the TLS handshake rate).
+  if os.getenv("CLOSE") == "1" then wrk.headers["Connection"] = "close" end
 end
 
 function request()
