@@ -4,7 +4,7 @@
 // everything serving HTTPS (--tls-cert/--tls-key) to mcpkit client and to the TS SDK client, with
 // the certificate read again on SIGHUP.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -18,38 +18,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-import { eventually, freePort, listening, mcpkit, startProcess } from './support.mjs';
+import { eventually, freePort, listening, makeTestCertificates, mcpkit, runProcess, startProcess } from './support.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-https-'));
 const file = (name) => path.join(work, name);
-const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-
-/** A CA, and certificates it signs: good (127.0.0.1, localhost), for another host, and expired. */
-function makeCertificates() {
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2',
-    '-subj', '/CN=mcpkit test CA');
-  const sign = (name, names, dates) => {
-    fs.writeFileSync(file(`${name}.ext`), `subjectAltName=${names}\n`);
-    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
-    if (!dates) {
-      openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-        '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`);
-      return;
-    }
-    // `openssl ca` is the tool that sets any validity period, past ones included.
-    fs.writeFileSync(file('index.txt'), '');
-    fs.writeFileSync(file('serial'), '1000\n');
-    fs.writeFileSync(file('ca.cnf'), [
-      '[ca]', 'default_ca = test', '[test]', `dir = ${work}`, `database = ${work}/index.txt`,
-      `new_certs_dir = ${work}`, `serial = ${work}/serial`, 'default_md = sha256', 'policy = any',
-      '[any]', 'commonName = supplied', ''].join('\n'));
-    openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`,
-      '-out', `${name}.pem`, '-startdate', dates[0], '-enddate', dates[1], '-extfile', `${name}.ext`, '-notext');
-  };
-  sign('good', 'IP:127.0.0.1,DNS:localhost');
-  sign('otherhost', 'DNS:other.example');
-  sign('expired', 'IP:127.0.0.1,DNS:localhost', ['20200101000000Z', '20200102000000Z']);
-}
 
 /** The TS SDK's Streamable HTTP server with an echo tool, on `server` (http or https). */
 function serveMcp(create, options) {
@@ -85,23 +57,10 @@ async function listen(server) {
   return port;
 }
 
-/** Runs mcpkit client without blocking: the servers it talks to live in this process. */
-function client(url, args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(mcpkit, ['client', '--url', url, ...args], {
-      env: { ...process.env, HTTPS_PROXY: '', HTTP_PROXY: '', https_proxy: '', http_proxy: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    const timer = setTimeout(() => child.kill(), 30000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** mcpkit client, run without blocking: the servers it talks to live in this process. */
+const client = (url, args, env = {}) => runProcess(mcpkit, ['client', '--url', url, ...args], {
+  env: { ...process.env, HTTPS_PROXY: '', HTTP_PROXY: '', https_proxy: '', http_proxy: '', ...env },
+});
 
 const echo = ['call', 'echo', '{"text":"over TLS"}'];
 
@@ -118,7 +77,7 @@ describe('mcpkit client over https', () => {
   let strictProxyPort;
 
   before(async () => {
-    makeCertificates();
+    makeTestCertificates(work);
     for (const name of ['good', 'otherhost', 'expired']) {
       const server = serveMcp(https.createServer, { key: fs.readFileSync(file(`${name}.key`)), cert: fs.readFileSync(file(`${name}.pem`)) });
       servers.push(server);
@@ -221,7 +180,7 @@ describe('mcpkit everything serving https', () => {
   let stderr = '';
   const served = file('served');
   before(async () => {
-    if (!fs.existsSync(file('ca.pem'))) makeCertificates();
+    if (!fs.existsSync(file('ca.pem'))) makeTestCertificates(work);
     fs.mkdirSync(served, { recursive: true });
     fs.copyFileSync(file('good.pem'), path.join(served, 'cert.pem'));
     fs.copyFileSync(file('good.key'), path.join(served, 'key.pem'));

@@ -1,5 +1,6 @@
 // Shared helpers for the interop tests: where mcpkit is, and how to start its servers.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,4 +118,52 @@ export function startProcess(command, args) {
 export async function listening(child, port, what) {
   if (!(await eventually(() => accepts(port), 10000)))
     throw new Error(`${what} did not listen on ${port}: ${child.output}`);
+}
+
+/**
+ * Makes, in `work`, a test CA (ca.pem) and certificates it signs: good.pem (127.0.0.1, localhost),
+ * otherhost.pem (other.example) and expired.pem (2020), each with its .key.
+ */
+export function makeTestCertificates(work) {
+  const file = (name) => path.join(work, name);
+  const openssl = (...args) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2',
+    '-subj', '/CN=mcpkit test CA');
+  const sign = (name, names, dates) => {
+    fs.writeFileSync(file(`${name}.ext`), `subjectAltName=${names}\n`);
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+    if (!dates) {
+      openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
+        '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`);
+      return;
+    }
+    // `openssl ca` is the tool that sets any validity period, past ones included.
+    fs.writeFileSync(file('index.txt'), '');
+    fs.writeFileSync(file('serial'), '1000\n');
+    fs.writeFileSync(file('ca.cnf'), [
+      '[ca]', 'default_ca = test', '[test]', `dir = ${work}`, `database = ${work}/index.txt`,
+      `new_certs_dir = ${work}`, `serial = ${work}/serial`, 'default_md = sha256', 'policy = any',
+      '[any]', 'commonName = supplied', ''].join('\n'));
+    openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`,
+      '-out', `${name}.pem`, '-startdate', dates[0], '-enddate', dates[1], '-extfile', `${name}.ext`, '-notext');
+  };
+  sign('good', 'IP:127.0.0.1,DNS:localhost');
+  sign('otherhost', 'DNS:other.example');
+  sign('expired', 'IP:127.0.0.1,DNS:localhost', ['20200101000000Z', '20200102000000Z']);
+}
+
+/** Runs a command to its end without blocking this process (which may host the servers it talks to). */
+export function runProcess(command, args, { env = process.env, timeout = 30000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const timer = setTimeout(() => child.kill(), timeout);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

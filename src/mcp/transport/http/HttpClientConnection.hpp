@@ -65,6 +65,8 @@ public:
     /// The whole body (for JSON answers), up to `limit` bytes.
     boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
     bool reusable() const { return done_ && parser_.keep_alive(); }
+    /// The answer has no body whatever its head says (the answer to HEAD).
+    void expect_no_body() { parser_.skip(true); }
     std::shared_ptr<ClientStream> stream() const { return stream_; }
 
 private:
@@ -90,6 +92,8 @@ public:
     /// An idle connection or a new one; null if the server cannot be reached (last_error() says why).
     boost::asio::awaitable<std::shared_ptr<ClientStream>> acquire(std::chrono::milliseconds timeout);
     void release(std::shared_ptr<ClientStream> stream);
+    /// Whether acquire() would hand out a kept-alive connection rather than open one.
+    bool has_idle() const { return !idle_.empty(); }
     /// Closes every connection, idle or in use (streams in progress end with an error).
     void close_all();
     /// Why the last acquire() failed: the name did not resolve, the connection was refused, the
