@@ -57,7 +57,11 @@ describe('stdio adaptive polling', () => {
         await session.request(id, 'ping');
       }
     });
-    assert.equal(pollingReads(slow), 0, 'polled for a client 5 ms apart');
+    // A server that polled for this client would poll after each of the 40 calls, dozens of reads
+    // each time. A loaded machine (CI runs other tests beside this one) can delay a reply until the
+    // next call is on its way, so one exchange in a while may look quick: a few reads are allowed.
+    const polled = pollingReads(slow);
+    assert.ok(polled <= 5, `polled ${polled} times for a client 5 ms apart`);
     const quick = await traced('quick', async (session) => {
       for (let id = 1; id <= 300; id++) await session.request(id, 'ping');
     });
