@@ -13,6 +13,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <optional>
 #include <sched.h>
 #include <stdexcept>
 #include <thread>
@@ -188,6 +189,7 @@ void StreamableHttpServer::stop(std::function<void()> done) {
 int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions options,
                std::function<void(std::uint16_t)> on_listening) {
     auto options_log = options.log;
+    bool serves_tls = !options.tls_certificate_file.empty();
     StreamableHttpServer http(server, io, std::move(options));
     http.start();
     if (on_listening) on_listening(http.port());
@@ -195,11 +197,12 @@ int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions
     signals.async_wait([&](const boost::system::error_code& ec, int) {
         if (!ec) http.stop([&io] { io.stop(); });
     });
-    // SIGHUP: read the TLS certificate and key again (a renewed certificate), keeping the old
-    // ones if the new files are unusable. Connections already open keep theirs.
-    asio::signal_set hangup(io, SIGHUP);
+    // SIGHUP, when serving TLS: read the certificate and key again (a renewed certificate),
+    // keeping the old ones if the new files are unusable. Connections already open keep theirs.
+    // Without TLS, SIGHUP keeps its usual meaning.
+    std::optional<asio::signal_set> hangup;
     std::function<void()> watch_hangup = [&] {
-        hangup.async_wait([&](const boost::system::error_code& ec, int) {
+        hangup->async_wait([&](const boost::system::error_code& ec, int) {
             if (ec) return;
             try {
                 http.reload_tls();
@@ -210,7 +213,10 @@ int serve_http(Server& server, asio::io_context& io, StreamableHttpServerOptions
             watch_hangup();
         });
     };
-    watch_hangup();
+    if (serves_tls) {
+        hangup.emplace(io, SIGHUP);
+        watch_hangup();
+    }
     io.run();
     return 0;
 }
