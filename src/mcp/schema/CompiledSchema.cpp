@@ -15,21 +15,6 @@ std::string without_fragment(const std::string& uri) {
     return hash == std::string::npos ? uri : uri.substr(0, hash);
 }
 
-std::string percent_decoded(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-            out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
 bool is_schema(const json::value& value) { return value.is_object() || value.is_bool(); }
 
 /// ECMA-262 patterns as std::regex (ECMAScript, on UTF-8 bytes) reads them. std::regex has no
@@ -207,9 +192,10 @@ void JsonSchema::Compiled::check_references(const json::value& schema) const {
 const json::value* JsonSchema::Compiled::resolve(const std::string& base, std::string_view reference,
                                                  std::string& target_base) const {
     std::string uri = resolve_uri(base, reference);
-    auto hash = uri.find('#');
-    std::string document_uri = hash == std::string::npos ? uri : uri.substr(0, hash);
-    std::string fragment = hash == std::string::npos ? std::string() : percent_decoded(uri.substr(hash + 1));
+    std::string document_uri = without_fragment(uri);
+    // The fragment as Boost.URL decodes it: "%25" in a JSON pointer is "%".
+    auto parsed = boost::urls::parse_uri(uri);
+    std::string fragment = parsed && parsed->has_fragment() ? std::string(parsed->fragment()) : std::string();
     auto resource = resources.find(document_uri);
     if (fragment.empty() || fragment[0] != '/') {
         if (fragment.empty()) {

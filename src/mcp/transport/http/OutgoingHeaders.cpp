@@ -11,8 +11,6 @@
 namespace mcp::http {
 namespace json = boost::json;
 
-namespace {
-
 std::string base64(std::string_view bytes) {
     static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
@@ -39,6 +37,9 @@ std::string base64(std::string_view bytes) {
     }
     return out;
 }
+
+namespace {
+
 
 const json::object* params_of(const json::value& message) {
     if (!message.is_object()) return nullptr;

@@ -25,6 +25,9 @@ std::optional<std::string> meta_protocol_version(const boost::json::value& messa
 /// Remembers the mirrored arguments of every valid tool in a tools/list result.
 void learn_tool_headers(const boost::json::object& tools_list_result, ToolHeaders& headers);
 
+/// Standard Base64 with padding (Mcp-Param-* values, Basic proxy credentials).
+std::string base64(std::string_view bytes);
+
 /// A header value as the spec encodes it: plain when safe, else =?base64?…?=.
 std::string encode_header_value(std::string_view value);
 

@@ -1,6 +1,7 @@
 #include "transport/http/ProxyTunnel.hpp"
 
 #include "transport/http/HttpClientConnection.hpp"
+#include "transport/http/OutgoingHeaders.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -11,8 +12,6 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/url/parse.hpp>
 
-#include <openssl/evp.h>
-
 #include <cstdlib>
 #include <stdexcept>
 
@@ -22,14 +21,6 @@ namespace beast = boost::beast;
 namespace web = boost::beast::http;
 
 namespace {
-
-std::string base64(std::string_view bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(written));
-    return out;
-}
 
 std::string lowered(std::string_view text) {
     std::string out(text);
