@@ -3,8 +3,8 @@
 // only when the schema uses unevaluatedProperties/unevaluatedItems. The first failure outside a
 // speculative branch (anyOf, oneOf, not, if, contains) becomes the message.
 
-#include "mcp/jsonrpc/JsonWriter.hpp"
 #include "schema/CompiledSchema.hpp"
+#include "schema/JsonValues.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -16,75 +16,7 @@ namespace json = boost::json;
 namespace {
 
 using Draft = JsonSchema::Compiled::Draft;
-
-bool is_number(const json::value& v) { return v.is_int64() || v.is_uint64() || v.is_double(); }
-double number(const json::value& v) { return v.to_number<double>(); }
-bool is_integer(const json::value& v) {
-    if (v.is_int64() || v.is_uint64()) return true;
-    return v.is_double() && std::isfinite(v.get_double()) && std::trunc(v.get_double()) == v.get_double();
-}
-
-/// JSON equality, numbers by value (1 and 1.0 are equal).
-bool equal(const json::value& a, const json::value& b) {
-    if (is_number(a) && is_number(b)) {
-        if (a.is_double() || b.is_double()) return number(a) == number(b);
-        if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
-        if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
-        const json::value& s = a.is_int64() ? a : b;
-        const json::value& u = a.is_int64() ? b : a;
-        return s.get_int64() >= 0 && static_cast<std::uint64_t>(s.get_int64()) == u.get_uint64();
-    }
-    if (a.kind() != b.kind()) return false;
-    if (a.is_array()) {
-        const auto& x = a.get_array();
-        const auto& y = b.get_array();
-        if (x.size() != y.size()) return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!equal(x[i], y[i])) return false;
-        return true;
-    }
-    if (a.is_object()) {
-        const auto& x = a.get_object();
-        const auto& y = b.get_object();
-        if (x.size() != y.size()) return false;
-        for (const auto& [key, value] : x) {
-            auto* other = y.if_contains(key);
-            if (!other || !equal(value, *other)) return false;
-        }
-        return true;
-    }
-    return a == b;
-}
-
-std::size_t code_points(std::string_view text) {
-    std::size_t count = 0;
-    for (unsigned char c : text) count += (c & 0xC0) != 0x80;
-    return count;
-}
-
-const char* type_phrase(std::string_view type) {
-    if (type == "object") return "an object";
-    if (type == "array") return "an array";
-    if (type == "integer") return "an integer";
-    if (type == "string") return "a string";
-    if (type == "number") return "a number";
-    if (type == "boolean") return "a boolean";
-    if (type == "null") return "null";
-    return "of an unknown type";
-}
-
-bool has_type(const json::value& v, std::string_view type) {
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "number") return is_number(v);
-    if (type == "integer") return is_integer(v);
-    if (type == "boolean") return v.is_bool();
-    if (type == "null") return v.is_null();
-    return false;
-}
-
-std::string text_of(const json::value& v) { return jsonrpc::to_json_text(v); }
+using namespace schema_values;
 
 /// What a schema evaluated in an instance, for unevaluatedProperties/unevaluatedItems.
 struct Annotations {
@@ -124,8 +56,15 @@ private:
         ~Quiet() { --e_.quiet_; }
         Evaluator& e_;
     };
+    /// One step of the instance path: a property name (a view into the instance or the schema,
+    /// which outlive the evaluation) or an item index. Written out only for a message.
+    struct PathPart {
+        std::string_view key;
+        std::size_t index = 0;
+        bool is_key = true;
+    };
     struct Segment {
-        Segment(Evaluator& e, std::string segment) : e_(e) { e_.path_.push_back(std::move(segment)); }
+        Segment(Evaluator& e, PathPart part) : e_(e) { e_.path_.push_back(part); }
         ~Segment() { e_.path_.pop_back(); }
         Evaluator& e_;
     };
@@ -133,15 +72,16 @@ private:
     bool fail(const std::string& message) {
         if (quiet_ == 0 && !error) {
             std::string where;
-            for (const auto& s : path_) where += s;
+            for (const auto& part : path_)
+                where += "[" + (part.is_key ? std::string(part.key) : std::to_string(part.index)) + "]";
             error = (where.empty() ? "(root)" : where) + ": " + message;
         }
         return false;
     }
-    static std::string key_segment(std::string_view name) { return "[" + std::string(name) + "]"; }
-    static std::string index_segment(std::size_t index) { return "[" + std::to_string(index) + "]"; }
+    static PathPart key_segment(std::string_view name) { return PathPart{name, 0, true}; }
+    static PathPart index_segment(std::size_t index) { return PathPart{{}, index, false}; }
 
-    bool evaluate(const json::value& schema, const json::value& instance, std::string base, Annotations& out);
+    bool evaluate(const json::value& schema, const json::value& instance, const std::string& base, Annotations& out);
     bool evaluate_keywords(const json::object& schema, const json::value& instance, const std::string& base,
                            Annotations& local);
     bool evaluate_reference(const json::object& schema, const json::value& instance, const std::string& base,
@@ -162,33 +102,37 @@ private:
         return ok;
     }
     /// A subschema at a child location (a property or an item): its annotations stay there.
-    bool child(const json::value& schema, const json::value& instance, const std::string& base, std::string segment) {
-        Segment s(*this, std::move(segment));
+    bool child(const json::value& schema, const json::value& instance, const std::string& base, PathPart segment) {
+        Segment s(*this, segment);
         Annotations ignored;
         return evaluate(schema, instance, base, ignored);
     }
 
     const JsonSchema::Compiled& c_;
-    std::vector<std::string> dynamic_scope_;
-    std::vector<std::string> path_;
+    /// The base URIs of the resources entered, outermost first (views of strings that outlive the
+    /// evaluations that pushed them).
+    std::vector<const std::string*> dynamic_scope_;
+    std::vector<PathPart> path_;
     int quiet_ = 0;
     int depth_ = 0;
 };
 
-bool Evaluator::evaluate(const json::value& schema, const json::value& instance, std::string base, Annotations& out) {
+bool Evaluator::evaluate(const json::value& schema, const json::value& instance, const std::string& given_base,
+                         Annotations& out) {
     if (schema.is_bool()) return schema.get_bool() ? true : fail("is not allowed here");
     if (!schema.is_object()) throw std::invalid_argument("a schema must be an object or a boolean");
     if (++depth_ > 256) {
         --depth_;
         throw std::invalid_argument("the schema refers to itself without end");
     }
-    if (auto known = c_.base_of.find(&schema); known != c_.base_of.end()) base = known->second;
+    const std::string* base = &given_base;
+    if (auto known = c_.base_of.find(&schema); known != c_.base_of.end()) base = &known->second;
     // Entering another resource (a nested $id, or a reference into another document's
     // resource) extends the dynamic scope that $dynamicRef searches.
-    bool resource = dynamic_scope_.empty() || dynamic_scope_.back() != base;
+    bool resource = dynamic_scope_.empty() || *dynamic_scope_.back() != *base;
     if (resource) dynamic_scope_.push_back(base);
     Annotations local;
-    bool ok = evaluate_keywords(schema.get_object(), instance, base, local);
+    bool ok = evaluate_keywords(schema.get_object(), instance, *base, local);
     if (resource) dynamic_scope_.pop_back();
     --depth_;
     if (ok && c_.needs_annotations) out.merge(local);
@@ -269,8 +213,8 @@ bool Evaluator::evaluate_reference(const json::object& schema, const json::value
             std::string name(text.substr(hash + 1));
             auto* anchor = target->get_object().if_contains("$dynamicAnchor");
             if (anchor && anchor->is_string() && anchor->get_string() == name) {
-                for (const auto& scope : dynamic_scope_) {
-                    std::string key = scope + "#" + name;
+                for (const std::string* scope : dynamic_scope_) {
+                    std::string key = *scope + "#" + name;
                     if (c_.dynamic_anchors.contains(key)) {
                         target = c_.anchors.at(key);
                         target_base = c_.base_of.at(target);

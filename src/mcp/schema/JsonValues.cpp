@@ -1,0 +1,78 @@
+#include "schema/JsonValues.hpp"
+
+#include "mcp/jsonrpc/JsonWriter.hpp"
+
+#include <cmath>
+
+namespace mcp::schema_values {
+namespace json = boost::json;
+
+bool is_number(const json::value& v) { return v.is_int64() || v.is_uint64() || v.is_double(); }
+double number(const json::value& v) { return v.to_number<double>(); }
+bool is_integer(const json::value& v) {
+    if (v.is_int64() || v.is_uint64()) return true;
+    return v.is_double() && std::isfinite(v.get_double()) && std::trunc(v.get_double()) == v.get_double();
+}
+
+bool equal(const json::value& a, const json::value& b) {
+    if (is_number(a) && is_number(b)) {
+        if (a.is_double() || b.is_double()) return number(a) == number(b);
+        if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
+        if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
+        const json::value& s = a.is_int64() ? a : b;
+        const json::value& u = a.is_int64() ? b : a;
+        return s.get_int64() >= 0 && static_cast<std::uint64_t>(s.get_int64()) == u.get_uint64();
+    }
+    if (a.kind() != b.kind()) return false;
+    if (a.is_array()) {
+        const auto& x = a.get_array();
+        const auto& y = b.get_array();
+        if (x.size() != y.size()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!equal(x[i], y[i])) return false;
+        return true;
+    }
+    if (a.is_object()) {
+        const auto& x = a.get_object();
+        const auto& y = b.get_object();
+        if (x.size() != y.size()) return false;
+        for (const auto& [key, value] : x) {
+            auto* other = y.if_contains(key);
+            if (!other || !equal(value, *other)) return false;
+        }
+        return true;
+    }
+    return a == b;
+}
+
+std::size_t code_points(std::string_view text) {
+    std::size_t count = 0;
+    for (unsigned char c : text) count += (c & 0xC0) != 0x80;
+    return count;
+}
+
+const char* type_phrase(std::string_view type) {
+    if (type == "object") return "an object";
+    if (type == "array") return "an array";
+    if (type == "integer") return "an integer";
+    if (type == "string") return "a string";
+    if (type == "number") return "a number";
+    if (type == "boolean") return "a boolean";
+    if (type == "null") return "null";
+    return "of an unknown type";
+}
+
+bool has_type(const json::value& v, std::string_view type) {
+    if (type == "object") return v.is_object();
+    if (type == "array") return v.is_array();
+    if (type == "string") return v.is_string();
+    if (type == "number") return is_number(v);
+    if (type == "integer") return is_integer(v);
+    if (type == "boolean") return v.is_bool();
+    if (type == "null") return v.is_null();
+    return false;
+}
+
+std::string text_of(const json::value& v) { return jsonrpc::to_json_text(v); }
+
+}  // namespace mcp::schema_values
