@@ -130,6 +130,11 @@ private:
     asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
     /// Lets a browser page read the answer, when the request came from one the policy accepts.
     void add_cors_headers(std::string& head) const;
+    /// Writes all of `buffers` on the connection, plain or TLS.
+    template <class Buffers>
+    asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write(const Buffers& buffers) {
+        return stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
+    }
     void watch_for_departure(const std::shared_ptr<ResponseStream>& http);
     void stop_watching();
     void report_departure(const std::shared_ptr<ResponseStream>& http);
@@ -199,8 +204,7 @@ asio::awaitable<HttpRequestParser::Status> ConnectionState::read_request() {
             if (parser_.wants_continue()) {
                 parser_.continue_sent();
                 constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
-                auto [ec, n] = co_await stream_.with(
-                    [&](auto& stream) { return asio::async_write(stream, asio::buffer(interim), use_tuple); });
+                auto [ec, n] = co_await write(asio::buffer(interim));
                 if (ec) break;
             }
         }
@@ -300,8 +304,7 @@ asio::awaitable<bool> ConnectionState::answer_preflight(const IncomingHeaders& h
     if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");
-    auto [ec, bytes] =
-        co_await stream_.with([&](auto& stream) { return asio::async_write(stream, asio::buffer(head_), use_tuple); });
+    auto [ec, bytes] = co_await write(asio::buffer(head_));
     co_return keep_alive && !ec;
 }
 
@@ -413,8 +416,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     if (chunked) head_.append("Transfer-Encoding: chunked\r\n");
     if (!keep_alive && chunked) head_.append("Connection: close\r\n");
     head_.append("\r\n");
-    auto [head_error, head_bytes] =
-        co_await stream_.with([&](auto& stream) { return asio::async_write(stream, asio::buffer(head_), use_tuple); });
+    auto [head_error, head_bytes] = co_await write(asio::buffer(head_));
     bool ok = !head_error;
     char size_line[24];
     while (ok) {
@@ -423,7 +425,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
             std::array<asio::const_buffer, 3> chunk{asio::buffer(size_line, static_cast<std::size_t>(length)),
                                                     asio::buffer(update.body),
                                                     asio::buffer(chunked ? "\r\n" : "", chunked ? 2 : 0)};
-            auto [ec, n] = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, chunk, use_tuple); });
+            auto [ec, n] = co_await write(chunk);
             ok = !ec;
         }
         if (!ok || update.finished) break;
@@ -439,8 +441,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     }
     if (!chunked) co_return false;
     constexpr std::string_view last_chunk = "0\r\n\r\n";
-    auto [end_error, end_bytes] = co_await stream_.with(
-        [&](auto& stream) { return asio::async_write(stream, asio::buffer(last_chunk), use_tuple); });
+    auto [end_error, end_bytes] = co_await write(asio::buffer(last_chunk));
     co_return keep_alive && !end_error;
 }
 
@@ -463,7 +464,7 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
     head_.append("\r\n");
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
-    auto [ec, bytes] = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
+    auto [ec, bytes] = co_await write(buffers);
     co_return keep_alive && !ec;
 }
 
