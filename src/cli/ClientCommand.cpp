@@ -7,6 +7,7 @@
 #include "cli/Tour.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/auth/OAuthClient.hpp>
 #include <mcp/client/Client.hpp>
 #include <mcp/protocol/Methods.hpp>
 #include <mcp/transport/ChildProcessTransport.hpp>
@@ -56,6 +57,32 @@ json::object parse_object_argument(const std::string& given, const std::string& 
     }
     if (!value.is_object()) throw std::invalid_argument(what + " must be a JSON object, like '{\"text\": \"hi\"}'");
     return value.get_object();
+}
+
+/// OAuth 2.1 for --url: the browser sign-in on a loopback redirect, tokens kept in a 0600 file.
+std::shared_ptr<mcp::auth::OAuthClient> make_authorization(asio::any_io_executor executor,
+                                                           const ClientArguments& arguments) {
+    mcp::auth::OAuthClientOptions oauth;
+    oauth.prompt = mcp::auth::make_loopback_browser_prompt(
+        executor, std::chrono::seconds(arguments.authorization_timeout_seconds));
+    oauth.store = mcp::auth::make_file_token_store(
+        arguments.token_file.empty() ? mcp::auth::default_token_file() : std::filesystem::path(arguments.token_file));
+    oauth.client_name = "mcpkit";
+    oauth.client_metadata_url = arguments.client_metadata_url;
+    if (!arguments.client_id.empty()) {
+        mcp::auth::ClientCredentials client;
+        client.client_id = arguments.client_id;
+        client.client_secret = arguments.client_secret;
+        if (client.client_secret.empty())
+            if (const char* secret = std::getenv("MCPKIT_CLIENT_SECRET")) client.client_secret = secret;
+        oauth.client = client;
+    }
+    oauth.http.ca_file = arguments.ca_file;
+    oauth.http.proxy = arguments.proxy;
+    oauth.log = [](std::string_view message) {
+        std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
+    };
+    return mcp::auth::OAuthClient::create(executor, arguments.url, std::move(oauth));
 }
 
 void print(const json::value& value) { std::cout << pretty_json(value) << std::endl; }
@@ -166,6 +193,23 @@ void add_client_command(CLI::App& app, ClientArguments& arguments) {
     command->add_option("--proxy", arguments.proxy,
                         "Reach --url through this HTTP proxy (http://[user:password@]host:port; \"\" for none). "
                         "Default: HTTPS_PROXY / HTTP_PROXY unless NO_PROXY names the host");
+    command->add_flag("--no-oauth", arguments.no_oauth,
+                      "--url: treat HTTP 401 as an error instead of signing in with OAuth 2.1");
+    command->add_option("--client-id", arguments.client_id,
+                        "--url: the OAuth client id registered with the server's authorization server (default: "
+                        "a Client ID Metadata Document when given and supported, else Dynamic Client Registration)");
+    command->add_option("--client-secret", arguments.client_secret,
+                        "--url: the secret of --client-id (better: the MCPKIT_CLIENT_SECRET environment variable)");
+    command->add_option("--client-metadata-url", arguments.client_metadata_url,
+                        "--url: an https URL serving this client's metadata document, used as its client id where "
+                        "the authorization server supports that");
+    command->add_option("--token-file", arguments.token_file,
+                        "--url: where OAuth registrations and tokens are kept (mode 0600; default: "
+                        "$XDG_CONFIG_HOME/mcpkit/oauth.json)");
+    command->add_option("--authorization-timeout", arguments.authorization_timeout_seconds,
+                        "--url: seconds to wait for you to sign in in the browser (added to the first answer's "
+                        "--timeout)")
+        ->check(CLI::PositiveNumber);
     command->add_flag("--conformance", arguments.conformance,
                       "Act as the conformance suite's client: mcpkit client --conformance URL "
                       "(reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)");
@@ -208,6 +252,7 @@ int run_client(const ClientArguments& arguments) {
                 http_options.log = [](std::string_view message) {
                     std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
                 };
+                if (!arguments.no_oauth) http_options.authorization = make_authorization(io.get_executor(), arguments);
                 http = mcp::StreamableHttpClientTransport::create(io.get_executor(), std::move(http_options));
                 chosen = http;
             } else {
@@ -222,7 +267,10 @@ int run_client(const ClientArguments& arguments) {
             mcp::ClientOptions options;
             options.info = {"mcpkit-client", "0.1.0"};
             options.protocol_version = arguments.protocol;
-            options.request_timeout = std::chrono::milliseconds(static_cast<long>(arguments.timeout_seconds * 1000));
+            // A sign-in in the browser happens inside the first request that needs it.
+            double timeout_seconds = arguments.timeout_seconds;
+            if (http && !arguments.no_oauth) timeout_seconds += arguments.authorization_timeout_seconds;
+            options.request_timeout = std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
             // An inspector has no user to ask and no model: it declines politely.
             options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
                 co_return json::object{{"action", "decline"}};

@@ -41,6 +41,12 @@ struct ClientArguments {
     std::optional<std::string> proxy;         ///< --proxy: an HTTP proxy ("" for none)
     bool conformance = false;                 ///< --conformance URL: the conformance suite's client
     std::vector<std::string> tour_calls;      ///< --call NAME: tools the tour may call though not read-only
+    bool no_oauth = false;                    ///< --no-oauth: a 401 is an error, not a sign-in
+    std::string client_id;                    ///< --client-id: a client registered beforehand
+    std::string client_secret;                ///< --client-secret (or MCPKIT_CLIENT_SECRET)
+    std::string client_metadata_url;          ///< --client-metadata-url: a Client ID Metadata Document
+    std::string token_file;                   ///< --token-file: where tokens are kept
+    int authorization_timeout_seconds = 300;  ///< --authorization-timeout: how long a sign-in may take
 };
 int run_conformance_client(const std::string& url);
 void add_client_command(CLI::App& app, ClientArguments& arguments);

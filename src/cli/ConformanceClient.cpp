@@ -7,6 +7,8 @@
 #include "cli/Commands.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/auth/OAuthClient.hpp>
+#include <mcp/transport/HttpClient.hpp>
 #include <mcp/client/Client.hpp>
 #include <mcp/transport/StreamableHttpClientTransport.hpp>
 
@@ -40,6 +42,49 @@ json::object accept_with_defaults(const json::object& params) {
                 if (property.is_object())
                     if (auto* value = property.get_object().if_contains("default")) content[name] = *value;
     return json::object{{"action", "accept"}, {"content", std::move(content)}};
+}
+
+/// The suite's authorization servers approve at once: GET the authorization URL and the redirect
+/// (not followed) is where a browser would have been sent back.
+class ApprovingPrompt final : public mcp::auth::AuthorizationPrompt {
+public:
+    explicit ApprovingPrompt(asio::any_io_executor executor) : http_(executor, {.max_redirects = 0}) {}
+    asio::awaitable<std::string> redirect_uri() override { co_return "http://localhost:3000/callback"; }
+    asio::awaitable<std::string> authorize(std::string url) override {
+        mcp::HttpRequest request{.method = "GET", .url = url};
+        auto response = co_await http_.send(std::move(request));
+        auto location = response.header("Location");
+        if (!location)
+            throw mcp::auth::AuthorizationError("the authorization endpoint answered HTTP " +
+                                                std::to_string(response.status) + " without a redirect");
+        co_return std::string(*location);
+    }
+
+private:
+    mcp::HttpClient http_;
+};
+
+/// The URL the suite expects as client_id where Client ID Metadata Documents are supported.
+constexpr const char* conformance_client_metadata_url = "https://conformance-test.local/client-metadata.json";
+
+std::shared_ptr<mcp::auth::OAuthClient> make_authorization(asio::any_io_executor executor, const std::string& url) {
+    mcp::auth::OAuthClientOptions oauth;
+    oauth.prompt = std::make_shared<ApprovingPrompt>(executor);
+    oauth.client_name = "mcpkit-conformance-client";
+    oauth.client_metadata_url = conformance_client_metadata_url;
+    oauth.log = [](std::string_view message) { say(std::string(message)); };
+    // Pre-registration scenarios hand over the client's credentials.
+    if (std::string context = environment("MCP_CONFORMANCE_CONTEXT"); !context.empty()) {
+        json::value parsed = json::parse(context);
+        if (auto* id = parsed.as_object().if_contains("client_id"); id && id->is_string()) {
+            mcp::auth::ClientCredentials client;
+            client.client_id = std::string(id->get_string());
+            if (auto* secret = parsed.as_object().if_contains("client_secret"); secret && secret->is_string())
+                client.client_secret = std::string(secret->get_string());
+            oauth.client = client;
+        }
+    }
+    return mcp::auth::OAuthClient::create(executor, url, std::move(oauth));
 }
 
 asio::awaitable<void> run_scenario(mcp::Client& client, const std::string& scenario) {
@@ -81,6 +126,8 @@ asio::awaitable<void> run_scenario(mcp::Client& client, const std::string& scena
             json::object arguments = call.at("arguments").as_object();
             co_await client.call_tool(name, std::move(arguments));
         }
+    } else if (scenario.starts_with("auth/")) {
+        if (find("test-tool")) co_await client.call_tool("test-tool");
     } else if (scenario == "http-invalid-tool-headers") {
         // Tools with unusable x-mcp-header annotations were already left out of `tools`.
         for (const auto& tool : tools) {
@@ -111,6 +158,7 @@ int run_conformance_client(const std::string& url) {
             mcp::StreamableHttpClientOptions http;
             http.url = url;
             http.log = [](std::string_view message) { say(std::string(message)); };
+            if (scenario.starts_with("auth/")) http.authorization = make_authorization(io.get_executor(), url);
             transport = mcp::StreamableHttpClientTransport::create(io.get_executor(), std::move(http));
             mcp::ClientOptions options;
             options.info = {"mcpkit-conformance-client", "0.1.0"};

@@ -29,8 +29,17 @@ while IFS=: read -r file header; do
     esac
     case "$header" in
         mcp/server/*|mcp/client/*|server/*|client/*) breach "$file includes $header (a transport knows no server or client)" ;;
+        mcp/auth/*|auth/*) breach "$file includes $header (a transport knows authorization only as HttpAuthorization)" ;;
     esac
 done < <(includes include/mcp/transport/*.hpp src/mcp/transport/*.cpp src/mcp/transport/*/*.cpp src/mcp/transport/*/*.hpp)
+
+# 2b. Authorization (OAuth 2.1) sits beside the transports: it uses the HTTP client and knows no
+#     MCP server or client.
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/server/*|mcp/client/*|server/*|client/*) breach "$file includes $header (authorization knows no server or client)" ;;
+    esac
+done < <(includes include/mcp/auth/*.hpp src/mcp/auth/*.cpp src/mcp/auth/*.hpp)
 
 # 3. Protocol types, typed JSON and the schema validator: no I/O, no server or client.
 while IFS=: read -r file header; do

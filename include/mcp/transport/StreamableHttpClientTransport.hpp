@@ -17,6 +17,7 @@
 // - servers that only speak the 2024-11-05 HTTP+SSE transport: falls back to it when initialize
 //   is refused with 400, 404 or 405.
 
+#include "mcp/transport/HttpAuthorization.hpp"
 #include "mcp/transport/Transport.hpp"
 
 #include <chrono>
@@ -51,6 +52,9 @@ struct StreamableHttpClientOptions {
     std::optional<std::string> proxy;
     /// Connect + response head timeout for each HTTP request.
     std::chrono::milliseconds http_timeout{std::chrono::seconds(30)};
+    /// Authorizes requests and answers 401 and 403 (mcp::auth::OAuthClient for OAuth 2.1); none:
+    /// a refusal fails the request with the server's explanation.
+    std::shared_ptr<HttpAuthorization> authorization;
     /// Where the transport reports what it tolerated (a refused GET, a dropped stream).
     std::function<void(std::string_view)> log;
 };

@@ -32,6 +32,9 @@ constexpr std::size_t max_json_body = 64u << 20;
 /// How long the sender waits for one POST's response head before sending the next message, so
 /// messages reach the server in order without a slow answer holding the others back.
 constexpr std::chrono::milliseconds head_gate{250};
+/// Authorizations one message may cause before its refusal is final (a server that keeps saying
+/// insufficient_scope must not loop us through the authorization server forever).
+constexpr int max_authorizations_per_message = 3;
 
 bool is_event_stream(std::string_view content_type) { return content_type.starts_with("text/event-stream"); }
 
@@ -119,6 +122,7 @@ private:
         std::optional<jsonrpc::RequestId> id;
         bool modern = false;
         int attempts = 0;
+        int authorizations = 0;
     };
 
     // ---- sending ----
@@ -184,6 +188,7 @@ private:
         if (!session_id_.empty()) request.set("Mcp-Session-Id", session_id_);
         if (!ledger_.negotiated_version().empty()) request.set("MCP-Protocol-Version", ledger_.negotiated_version());
         for (const auto& [name, value] : options_.headers) request.set(name, value);
+        if (!authorization_.empty()) request.set(web::field::authorization, authorization_);
         request.body() = std::move(body);
         request.prepare_payload();
         return request;
@@ -199,6 +204,7 @@ private:
                 co_return;
             }
         }
+        if (options_.authorization) authorization_ = co_await options_.authorization->authorization_header();
         const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
         auto request = make_request(web::verb::post, target, message->frame);
         if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
@@ -220,6 +226,10 @@ private:
             session != exchange.head().end() && message->method == "initialize" && !message->modern)
             session_id_ = std::string(session->value());
 
+        if ((status == 401 || status == 403) && options_.authorization) {
+            co_await answer_refusal(exchange, stream, message, status, open_gate);
+            co_return;
+        }
         // A session the server no longer knows: start a new one, then try again once.
         if (status == 404 && !session_id_.empty() && message->method != "initialize" && !legacy_ &&
             message->attempts == 0) {
@@ -263,6 +273,39 @@ private:
         // A refusal's body is often the only explanation (a proxy's, or Playwright's "Access is
         // only allowed at localhost:8931"): it goes into the error, not away.
         if (status >= 300 && message->id) fail(*message, http::describe_status(status, reason, body));
+    }
+
+    /// A 401 or 403: authorize (once per refusal, a bounded number of times per message), then send
+    /// the message again; or fail it, saying why.
+    template <typename OpenGate>
+    asio::awaitable<void> answer_refusal(HttpExchange& exchange, std::shared_ptr<http::ClientStream> stream,
+                                         std::shared_ptr<Outgoing> message, int status, OpenGate& open_gate) {
+        HttpChallenge challenge{status, std::string(exchange.head()[web::field::www_authenticate]), options_.url,
+                                authorization_};
+        std::string reason(exchange.head().reason());
+        auto body = co_await exchange.read_all(max_json_body);
+        if (exchange.reusable()) pool_.release(stream);
+        open_gate();
+        std::string failure;
+        if (message->authorizations < max_authorizations_per_message) {
+            message->authorizations++;
+            bool again = false;
+            try {
+                again = co_await options_.authorization->answer_challenge(std::move(challenge));
+            } catch (const std::exception& e) {
+                failure = std::string("authorization failed: ") + e.what();
+            }
+            if (again && !closed_) {
+                co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+                co_return;
+            }
+        } else {
+            failure = "still refused after " + std::to_string(max_authorizations_per_message) +
+                      " authorizations: " + http::describe_status(status, reason, body);
+        }
+        if (failure.empty()) failure = http::describe_status(status, reason, body);
+        if (options_.log) options_.log(failure);
+        if (message->id) fail(*message, failure);
     }
 
     /// Reads one SSE stream to its end, resuming it with GET + Last-Event-ID while `waiting_for`
@@ -474,6 +517,7 @@ private:
     std::shared_ptr<Gate> get_gate_;
     bool closed_ = false;
     std::string session_id_;
+    std::string authorization_;  ///< the Authorization header of the latest requests
     std::string initialize_frame_;
     int reinitializations_ = 0;
     bool get_stream_started_ = false;

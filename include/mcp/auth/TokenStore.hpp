@@ -1,0 +1,58 @@
+#pragma once
+// Where an OAuth client keeps what it must not ask for twice: the credentials each authorization
+// server issued it (by issuer), and the tokens it holds for each protected resource (by issuer
+// and resource). Credentials are bound to the issuer that issued them: a resource that moves to
+// another authorization server gets a new registration, never the old one (SEP-2352).
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mcp::auth {
+
+struct ClientCredentials {
+    std::string client_id;
+    /// "" for a public client.
+    std::string client_secret;
+    /// client_secret_basic, client_secret_post or none; "" lets the client choose from what the
+    /// authorization server supports.
+    std::string token_endpoint_auth_method;
+    /// The redirect URI it was registered with ("" when not registered by this client).
+    std::string redirect_uri;
+};
+
+struct Tokens {
+    std::string access_token;
+    std::string token_type = "Bearer";
+    std::string refresh_token;
+    /// The scopes granted (the token response's `scope`, else those requested), space-separated.
+    std::string scope;
+    /// Seconds since the epoch; 0 when the server did not say.
+    std::int64_t expires_at = 0;
+};
+
+class TokenStore {
+public:
+    virtual ~TokenStore() = default;
+    virtual std::optional<Tokens> tokens(const std::string& issuer, const std::string& resource) = 0;
+    virtual void save_tokens(const std::string& issuer, const std::string& resource, const Tokens& tokens) = 0;
+    virtual void forget_tokens(const std::string& issuer, const std::string& resource) = 0;
+    virtual std::optional<ClientCredentials> client(const std::string& issuer) = 0;
+    virtual void save_client(const std::string& issuer, const ClientCredentials& client) = 0;
+    virtual void forget_client(const std::string& issuer) = 0;
+};
+
+/// Kept in memory: gone when the process ends.
+std::shared_ptr<TokenStore> make_memory_token_store();
+
+/// Kept in a JSON file readable by its owner only (mode 0600, its folder 0700), rewritten whole
+/// and atomically on each change. A file that cannot be read is reported, not overwritten.
+/// Throws std::runtime_error naming the file and what is wrong.
+std::shared_ptr<TokenStore> make_file_token_store(std::filesystem::path file);
+
+/// $XDG_CONFIG_HOME/mcpkit/oauth.json, or ~/.config/mcpkit/oauth.json.
+std::filesystem::path default_token_file();
+
+}  // namespace mcp::auth

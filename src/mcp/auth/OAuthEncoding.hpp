@@ -1,0 +1,27 @@
+#pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
+// The small encodings OAuth needs: PKCE (RFC 7636), unguessable state values, form bodies.
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp::auth {
+
+/// Base64url without padding (RFC 4648 §5).
+std::string base64url(std::string_view bytes);
+
+/// `bytes` random bytes from OpenSSL's CSPRNG, base64url-encoded (a PKCE verifier of 32 bytes is
+/// 43 characters, the least RFC 7636 allows).
+std::string random_token(std::size_t bytes = 32);
+
+/// BASE64URL(SHA256(verifier)): the S256 code challenge.
+std::string pkce_s256_challenge(std::string_view verifier);
+
+/// application/x-www-form-urlencoded.
+std::string form_encode(const std::vector<std::pair<std::string, std::string>>& fields);
+
+}  // namespace mcp::auth
