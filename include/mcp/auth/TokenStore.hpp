@@ -31,6 +31,9 @@ struct Tokens {
     std::string scope;
     /// Seconds since the epoch; 0 when the server did not say.
     std::int64_t expires_at = 0;
+    /// When they were issued (seconds since the epoch): a short-lived token is refreshed later
+    /// in its life than a long-lived one.
+    std::int64_t obtained_at = 0;
 };
 
 class TokenStore {

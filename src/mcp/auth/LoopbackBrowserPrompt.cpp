@@ -39,11 +39,16 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 /// run to the next; any free port when it is taken.
 constexpr unsigned short preferred_port = 33418;
 
+bool set(const char* variable) {
+    const char* value = std::getenv(variable);
+    return value && *value;
+}
+
 /// Starts the browser on the URL without waiting for it; false when there is none to start.
 bool open_browser(const std::string& url) {
     std::string program;
     if (const char* browser = std::getenv("BROWSER"); browser && *browser) program = browser;
-    else if (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY")) program = "xdg-open";
+    else if (set("DISPLAY") || set("WAYLAND_DISPLAY")) program = "xdg-open";
     else return false;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -126,6 +131,8 @@ private:
         for (unsigned short port : {preferred_port, static_cast<unsigned short>(0)}) {
             boost::system::error_code ec;
             acceptor_.open(tcp::v4(), ec);
+            // The previous run's connections may linger in TIME_WAIT on the preferred port.
+            if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
             if (!ec) acceptor_.bind({address, port}, ec);
             if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
             if (!ec) return;

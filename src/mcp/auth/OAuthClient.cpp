@@ -26,7 +26,7 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-/// A token this close to its expiry is refreshed before use.
+/// A token this close to its expiry is refreshed before use (or half its life, if shorter).
 constexpr std::int64_t refresh_margin_seconds = 60;
 
 std::int64_t now_seconds() {
@@ -34,7 +34,10 @@ std::int64_t now_seconds() {
 }
 
 bool expiring(const Tokens& tokens) {
-    return tokens.expires_at != 0 && tokens.expires_at - refresh_margin_seconds <= now_seconds();
+    if (tokens.expires_at == 0) return false;
+    std::int64_t margin = refresh_margin_seconds;
+    if (tokens.obtained_at != 0) margin = std::min(margin, (tokens.expires_at - tokens.obtained_at) / 2);
+    return tokens.expires_at - margin <= now_seconds();
 }
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
@@ -203,13 +206,19 @@ private:
         if (options_.refresh_tokens && !scope.empty() && contains(server.scopes_supported, "offline_access"))
             scope = union_of_scopes(scope, "offline_access");
 
-        if (!step_up) {
-            if (auto stored = options_.store->tokens(issuer_, store_key());
-                stored && "Bearer " + stored->access_token != refused_header && !expiring(*stored) &&
-                scopes_cover(stored->scope, scope)) {
+        // Tokens kept from an earlier run: used as they are, or refreshed, before asking anyone.
+        if (auto stored = options_.store->tokens(issuer_, store_key());
+            !step_up && stored && "Bearer " + stored->access_token != refused_header &&
+            scopes_cover(stored->scope, scope)) {
+            if (!expiring(*stored)) {
                 log_("using the stored access token for " + store_key());
                 tokens_ = std::move(stored);
                 co_return;
+            }
+            if (auto known = known_client(server); known && !stored->refresh_token.empty()) {
+                tokens_ = std::move(stored);
+                client_ = std::move(known);
+                if (co_await refresh()) co_return;
             }
         }
 
@@ -229,6 +238,8 @@ private:
         params.append({"code_challenge_method", "S256"});
         params.append({"state", state});
         if (!scope.empty()) params.append({"scope", scope});
+        // OpenID Connect honours offline_access only with prompt=consent (Core §11).
+        if (contains(split_scopes(scope), "offline_access")) params.append({"prompt", "consent"});
         if (!resource.empty()) params.append({"resource", resource});
         log_("authorization needed at " + server.issuer + (scope.empty() ? "" : " for the scopes \"" + scope + "\""));
 
@@ -261,16 +272,23 @@ private:
         log_("authorized by " + server.issuer + (tokens_->scope.empty() ? "" : " with \"" + tokens_->scope + "\""));
     }
 
-    /// Who this client is to `server`: pre-registered, registered before, a metadata document
-    /// URL, or registered now.
+    /// Who this client already is to `server`, without registering: pre-registered, registered
+    /// before, or a metadata document URL.
+    std::optional<ClientCredentials> known_client(const AuthorizationServerMetadata& server) {
+        if (options_.client) return options_.client;
+        if (auto stored = options_.store->client(server.issuer)) return stored;
+        if (!options_.client_metadata_url.empty() && server.client_id_metadata_document_supported)
+            return ClientCredentials{options_.client_metadata_url, "", "none", ""};
+        return std::nullopt;
+    }
+
+    /// Who this client is to `server` for a flow redirected to `redirect_uri`: known already
+    /// (registered with that redirect URI, if registered by us), or registered now.
     asio::awaitable<ClientCredentials> client_for(const AuthorizationServerMetadata& server,
                                                   const std::string& redirect_uri) {
-        if (options_.client) co_return *options_.client;
-        if (auto stored = options_.store->client(server.issuer);
-            stored && (stored->redirect_uri.empty() || stored->redirect_uri == redirect_uri))
-            co_return *stored;
-        if (!options_.client_metadata_url.empty() && server.client_id_metadata_document_supported)
-            co_return ClientCredentials{options_.client_metadata_url, "", "none", ""};
+        if (auto known = known_client(server);
+            known && (known->redirect_uri.empty() || known->redirect_uri == redirect_uri))
+            co_return *known;
         if (server.registration_endpoint.empty())
             throw AuthorizationError("the authorization server " + server.issuer +
                                      " offers neither Dynamic Client Registration nor Client ID Metadata Documents: "

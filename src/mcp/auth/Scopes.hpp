@@ -14,7 +14,8 @@ std::vector<std::string> split_scopes(std::string_view scopes);
 std::string join_scopes(const std::vector<std::string>& scopes);
 /// `held`, then each scope of `more` not in it.
 std::string union_of_scopes(std::string_view held, std::string_view more);
-/// Whether `held` includes every scope of `wanted`.
+/// Whether `held` includes every scope of `wanted`, but for offline_access, which asks for a
+/// refresh token and is rarely echoed in an access token's scope.
 bool scopes_cover(std::string_view held, std::string_view wanted);
 
 }  // namespace mcp::auth

@@ -120,10 +120,10 @@ boost::asio::awaitable<Tokens> request_tokens(HttpClient& http, const Authorizat
     tokens.refresh_token = optional_string(document, "refresh_token", where);
     tokens.scope = optional_string(document, "scope", where);
     if (tokens.scope.empty()) tokens.scope = requested_scope;
-    if (auto expires_in = optional_number(document, "expires_in", where); expires_in && *expires_in > 0) {
-        auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
-        tokens.expires_at = now.count() + static_cast<std::int64_t>(std::llround(*expires_in));
-    }
+    tokens.obtained_at =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    if (auto expires_in = optional_number(document, "expires_in", where); expires_in && *expires_in > 0)
+        tokens.expires_at = tokens.obtained_at + static_cast<std::int64_t>(std::llround(*expires_in));
     co_return tokens;
 }
 

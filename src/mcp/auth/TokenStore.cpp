@@ -50,7 +50,7 @@ ClientCredentials client_from_json(const json::object& object) {
 json::object tokens_to_json(const Tokens& tokens) {
     return {{"access_token", tokens.access_token}, {"token_type", tokens.token_type},
             {"refresh_token", tokens.refresh_token}, {"scope", tokens.scope},
-            {"expires_at", tokens.expires_at}};
+            {"expires_at", tokens.expires_at}, {"obtained_at", tokens.obtained_at}};
 }
 
 Tokens tokens_from_json(const json::object& object) {
@@ -60,6 +60,7 @@ Tokens tokens_from_json(const json::object& object) {
     tokens.refresh_token = text_of(object, "refresh_token");
     tokens.scope = text_of(object, "scope");
     if (auto* at = object.if_contains("expires_at"); at && at->is_int64()) tokens.expires_at = at->get_int64();
+    if (auto* at = object.if_contains("obtained_at"); at && at->is_int64()) tokens.obtained_at = at->get_int64();
     return tokens;
 }
 

@@ -61,6 +61,7 @@ TEST(Scopes, UnionKeepsWhatIsHeldAndAddsTheRestOnce) {
     EXPECT_TRUE(scopes_cover("a b c", "c a"));
     EXPECT_FALSE(scopes_cover("a b", "a d"));
     EXPECT_TRUE(scopes_cover("", ""));
+    EXPECT_TRUE(scopes_cover("mcp:tools", "mcp:tools offline_access"));  // asks for a refresh token, not access
 }
 
 TEST(AuthorizationDiscovery, ProtectedResourceMetadataUrlsInTheSpecsOrder) {
