@@ -1,6 +1,8 @@
 #pragma once
 // The subcommands of `mcpkit`, each in its own file.
 
+#include "cli/ProtectedResource.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
@@ -24,6 +26,7 @@ struct EverythingArguments {
     int session_timeout_seconds = 1800;
     std::string tls_certificate;  ///< --tls-cert: serve HTTPS with this PEM chain
     std::string tls_key;          ///< --tls-key: its private key
+    ProtectedResourceArguments auth;  ///< --auth-*: OAuth 2.1 protection
 };
 void add_everything_command(CLI::App& app, EverythingArguments& arguments);
 int run_everything(const EverythingArguments& arguments);

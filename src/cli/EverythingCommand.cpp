@@ -47,6 +47,7 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "Where HTTP sessions and SSE events live: memory, or redis://HOST:PORT[/DB] to share them "
                         "with other instances")
         ->capture_default_str();
+    add_protected_resource_options(*command, arguments.auth);
 }
 
 namespace {
@@ -83,6 +84,12 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     }
     std::string shown_host = options.host.find(':') == std::string::npos ? options.host : "[" + options.host + "]";
     std::string scheme = options.tls_certificate_file.empty() ? "http" : "https";
+    try {
+        protect_http_server(arguments.auth, server, io.get_executor(), options, scheme);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "mcpkit everything: %s\n", e.what());
+        return 2;
+    }
     try {
         return mcp::serve_http(server, io, std::move(options), [&](std::uint16_t port) {
             std::fprintf(stderr, "mcpkit everything: listening on %s://%s:%u%s\n", scheme.c_str(), shown_host.c_str(),

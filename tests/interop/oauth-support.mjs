@@ -21,10 +21,12 @@ async function listen(server) {
 }
 
 /**
- * oidc-provider on 127.0.0.1 issuing ES256 JWT access tokens for any resource, with the scopes
- * `scopes` (offline_access too: refresh tokens), each valid `accessTokenTTL` seconds.
+ * oidc-provider on 127.0.0.1 issuing access tokens for any resource (ES256 JWTs, or opaque ones
+ * to be introspected), with the scopes `scopes` (offline_access too: refresh tokens), each valid
+ * `accessTokenTTL` seconds. `clients` are registered beforehand.
  */
-export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessTokenTTL = 3600 } = {}) {
+export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessTokenTTL = 3600, accessTokenFormat = 'jwt',
+                                                 clients = [] } = {}) {
   const server = http.createServer();
   const port = await listen(server);
   const issuer = `http://127.0.0.1:${port}`;
@@ -35,7 +37,7 @@ export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessT
     keys.push({ ...(await jose.exportJWK(privateKey)), kid: `test-${alg.toLowerCase()}`, alg, use: 'sig' });
   }
   const provider = new Provider(issuer, {
-    clients: [],
+    clients,
     jwks: { keys },
     cookies: { keys: ['mcpkit-oauth-test'] },
     scopes: ['openid', 'offline_access', ...scopes],
@@ -43,6 +45,9 @@ export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessT
     features: {
       devInteractions: { enabled: true },
       registration: { enabled: true },
+      // Resource servers checking opaque tokens (RFC 7662), and machines getting them.
+      introspection: { enabled: true },
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -51,7 +56,7 @@ export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessT
           scope: scopes.join(' '),
           audience: resource,
           accessTokenTTL,
-          accessTokenFormat: 'jwt',
+          accessTokenFormat,
           jwt: { sign: { alg: 'ES256' } },
         }),
       },
@@ -62,6 +67,8 @@ export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessT
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: accessTokenTTL, RefreshToken: 3600 },
   });
   const events = [];
+  const paths = [];
+  server.prependListener('request', (request) => paths.push(request.url.split('?')[0]));
   provider.on('grant.success', (ctx) => events.push(`grant:${ctx.oidc.params.grant_type}`));
   provider.on('registration_create.success', () => events.push('registration'));
   server.on('request', provider.callback());
@@ -69,6 +76,7 @@ export async function startAuthorizationServer({ scopes = ['mcp:tools'], accessT
     issuer,
     provider,
     events,
+    paths,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
 }

@@ -106,8 +106,8 @@ export async function accepts(port) {
 }
 
 /** A child process whose stderr is kept for failure messages. */
-export function startProcess(command, args) {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startProcess(command, args, { env = process.env } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   child.output = '';
   child.stderr.on('data', (chunk) => { child.output += chunk; });
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));

@@ -10,6 +10,7 @@
 
 #include <boost/json/parser.hpp>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,10 +26,17 @@ struct DecodeError {
 
 using DecodedItem = std::variant<Message, DecodeError>;
 
+/// What a channel knows of who sent a frame (over HTTP: the verified access token). The engine
+/// only carries it, handing it to the dispatcher with each request the frame held.
+struct MessageOrigin {
+    virtual ~MessageOrigin() = default;
+};
+
 struct Decoded {
     bool is_batch = false;
     DecodedItem single;               // when !is_batch
     std::vector<DecodedItem> batch;   // when is_batch
+    std::shared_ptr<const MessageOrigin> origin;  // set by the channel, if it knows
 };
 
 /// Parses frames. Keeps its parser's buffers between calls, so reuse one per connection.

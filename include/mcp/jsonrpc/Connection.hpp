@@ -46,6 +46,8 @@ struct InboundRequest {
     CancellationToken cancellation;  ///< cancelled when the peer cancels or the connection ends
     /// For the dispatcher alone: what try_handle_now left for handle_request to carry on with.
     std::shared_ptr<void> dispatcher_state;
+    /// Who sent it, as the channel told (see MessageOrigin); null when it did not say.
+    std::shared_ptr<const MessageOrigin> origin;
 };
 
 /// The layer above: decides what the peer's calls mean.
@@ -133,8 +135,10 @@ private:
 
     void handle_frame(std::string_view frame);
     void handle_decoded(Decoded&& decoded);
-    void handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch);
-    void start_request(Request&& request, const std::shared_ptr<Batch>& batch);
+    void handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch,
+                     const std::shared_ptr<const MessageOrigin>& origin);
+    void start_request(Request&& request, const std::shared_ptr<Batch>& batch,
+                       const std::shared_ptr<const MessageOrigin>& origin);
     boost::asio::awaitable<void> serve(InboundRequest request, std::shared_ptr<Batch> batch,
                                        std::shared_ptr<Dispatcher> dispatcher);
     /// Answers a request (or a bad frame) without running anything; counts it in its batch.

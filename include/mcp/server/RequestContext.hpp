@@ -7,6 +7,7 @@
 // which is where coroutine handlers run.
 
 #include "mcp/Cancellation.hpp"
+#include "mcp/auth/AccessToken.hpp"
 #include "mcp/jsonrpc/RequestId.hpp"
 #include "mcp/protocol/Implementation.hpp"
 
@@ -64,6 +65,10 @@ public:
     /// The requestState the client echoed, if any.
     const std::optional<std::string>& request_state() const { return request_state_; }
 
+    /// The verified OAuth access token the request came with (over HTTP behind an authorization
+    /// server), or nullptr.
+    const auth::AccessToken* access_token() const { return auth::access_token_of(origin_.get()); }
+
     /// Over Streamable HTTP: ends the SSE stream carrying this request without ending the request
     /// (SSE polling). The client reconnects after the stream's retry interval and receives the rest,
     /// the result included. Other transports ignore it.
@@ -81,6 +86,7 @@ private:
     std::string method_;
     const boost::json::object* params_;  ///< re-pointed if the request moves (see ServerSession)
     CancellationToken cancellation_;
+    std::shared_ptr<const jsonrpc::MessageOrigin> origin_;
     std::string protocol_version_;
     // Owned by the session (2025 era) or by the request's own handling (2026): both outlive this.
     const boost::json::object* client_capabilities_ = nullptr;

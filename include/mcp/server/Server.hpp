@@ -83,6 +83,9 @@ struct ToolOptions {
 boost::json::object schema_object(boost::json::object properties, std::initializer_list<std::string_view> required = {},
                                   bool allow_additional = true);
 
+/// What OAuth scopes can guard (Server::require_scopes).
+enum class ScopedItem { tool, prompt, resource };
+
 class Server {
 public:
     explicit Server(Implementation info, ServerOptions options = {});
@@ -166,6 +169,15 @@ public:
 
     /// The registered tool called `name`, or nullptr. Valid until tools change; use on the server's thread.
     const Tool* find_tool(std::string_view name) const;
+
+    /// Over HTTP behind an authorization server (StreamableHttpServerOptions::authorization), a
+    /// request for this tool, prompt or resource (by URI) needs these scopes besides those every
+    /// request needs: a token without them gets 403 insufficient_scope, and the item is left out of
+    /// its list for that token. Transports that carry no token (stdio) are not restricted.
+    Server& require_scopes(ScopedItem item, std::string name, std::vector<std::string> scopes);
+    /// The scopes tools/call, prompts/get or resources/read with these params needs; empty for
+    /// none (and for any other method). Use on the server's thread.
+    std::vector<std::string> required_scopes(std::string_view method, const boost::json::object& params) const;
 
     const Implementation& info() const;
     const ServerOptions& options() const;

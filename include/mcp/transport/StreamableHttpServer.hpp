@@ -14,6 +14,7 @@
 // threads; a request hops to `io` only to be dispatched.
 
 #include "mcp/server/Server.hpp"
+#include "mcp/transport/HttpRequestAuthorizer.hpp"
 #include "mcp/transport/SessionStore.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -62,6 +63,10 @@ struct StreamableHttpServerOptions {
     /// serve_http reads them again on SIGHUP.
     std::string tls_certificate_file;
     std::string tls_private_key_file;
+    /// Guards the endpoint (mcp::auth::ResourceServer for OAuth 2.1): every request needs its
+    /// verdict, and the documents it serves (protected resource metadata) are served beside the
+    /// endpoint. None: no authorization (fine on loopback).
+    std::shared_ptr<HttpRequestAuthorizer> authorization;
     /// Where the server reports what it refused or could not do. Default: nothing.
     std::function<void(std::string_view)> log;
 };

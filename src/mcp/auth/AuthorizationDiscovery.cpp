@@ -133,6 +133,8 @@ AuthorizationServerMetadata read_server_metadata(const json::object& document, c
     metadata.authorization_endpoint = required_string(document, "authorization_endpoint", where);
     metadata.token_endpoint = required_string(document, "token_endpoint", where);
     metadata.registration_endpoint = optional_string(document, "registration_endpoint", where);
+    metadata.jwks_uri = optional_string(document, "jwks_uri", where);
+    metadata.introspection_endpoint = optional_string(document, "introspection_endpoint", where);
     metadata.scopes_supported = string_list(document, "scopes_supported", where);
     metadata.code_challenge_methods_supported = string_list(document, "code_challenge_methods_supported", where);
     metadata.token_endpoint_auth_methods_supported =

@@ -30,6 +30,8 @@ struct AuthorizationServerMetadata {
     std::string authorization_endpoint;
     std::string token_endpoint;
     std::string registration_endpoint;  ///< "" when it offers no Dynamic Client Registration
+    std::string jwks_uri;                ///< "" when not published
+    std::string introspection_endpoint;  ///< "" when not published
     std::vector<std::string> scopes_supported;
     std::vector<std::string> code_challenge_methods_supported;
     /// Empty: the server did not say (RFC 8414 then means client_secret_basic).

@@ -18,6 +18,9 @@ namespace mcp::auth {
 boost::json::object parse_json_document(std::string_view body, const std::string& where);
 
 std::string required_string(const boost::json::object& document, std::string_view field, const std::string& where);
+/// The string member `field`, or "" when it is absent or not a string (lenient, for our own files
+/// and for claims).
+std::string string_or_empty(const boost::json::object& object, std::string_view field);
 /// "" when absent.
 std::string optional_string(const boost::json::object& document, std::string_view field, const std::string& where);
 /// Empty when absent.

@@ -27,13 +27,15 @@ std::string random_token(std::size_t bytes) {
     return base64url(buffer);
 }
 
-std::string pkce_s256_challenge(std::string_view verifier) {
+std::string sha256_base64url(std::string_view bytes) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
-    if (EVP_Digest(verifier.data(), verifier.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+    if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
         throw std::runtime_error("SHA-256 failed");
     return base64url(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
+
+std::string pkce_s256_challenge(std::string_view verifier) { return sha256_base64url(verifier); }
 
 namespace {
 
@@ -53,6 +55,14 @@ void append_form_escaped(std::string& out, std::string_view text) {
 }
 
 }  // namespace
+
+std::string basic_authorization(std::string_view client_id, std::string_view client_secret) {
+    std::string credentials;
+    append_form_escaped(credentials, client_id);
+    credentials += ':';
+    append_form_escaped(credentials, client_secret);
+    return "Basic " + http::base64(credentials);
+}
 
 std::string form_encode(const std::vector<std::pair<std::string, std::string>>& fields) {
     std::string body;

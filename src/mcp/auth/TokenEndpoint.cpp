@@ -3,7 +3,6 @@
 #include "auth/JsonDocument.hpp"
 #include "auth/OAuthEncoding.hpp"
 #include "mcp/auth/OAuthClient.hpp"
-#include "transport/http/OutgoingHeaders.hpp"
 
 #include <boost/beast/core/string.hpp>
 #include <boost/json/serialize.hpp>
@@ -92,10 +91,7 @@ boost::asio::awaitable<Tokens> request_tokens(HttpClient& http, const Authorizat
         {"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};
     std::string method = token_endpoint_auth_method(server, client);
     if (method == "client_secret_basic") {
-        // RFC 6749 §2.3.1: each part form-encoded before Base64.
-        std::string id = form_encode({{"", client.client_id}}).substr(1);
-        std::string secret = form_encode({{"", client.client_secret}}).substr(1);
-        headers.emplace_back("Authorization", "Basic " + http::base64(id + ":" + secret));
+        headers.emplace_back("Authorization", basic_authorization(client.client_id, client.client_secret));
     } else {
         fields.emplace_back("client_id", client.client_id);
         if (method == "client_secret_post") fields.emplace_back("client_secret", client.client_secret);

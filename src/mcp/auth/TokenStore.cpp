@@ -7,6 +7,7 @@
 
 #include "mcp/auth/TokenStore.hpp"
 
+#include "auth/JsonDocument.hpp"
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -37,14 +38,9 @@ json::object client_to_json(const ClientCredentials& client) {
             {"redirect_uri", client.redirect_uri}};
 }
 
-std::string text_of(const json::object& object, std::string_view field) {
-    auto* value = object.if_contains(field);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 ClientCredentials client_from_json(const json::object& object) {
-    return {text_of(object, "client_id"), text_of(object, "client_secret"), text_of(object, "token_endpoint_auth_method"),
-            text_of(object, "redirect_uri")};
+    return {string_or_empty(object, "client_id"), string_or_empty(object, "client_secret"), string_or_empty(object, "token_endpoint_auth_method"),
+            string_or_empty(object, "redirect_uri")};
 }
 
 json::object tokens_to_json(const Tokens& tokens) {
@@ -55,10 +51,10 @@ json::object tokens_to_json(const Tokens& tokens) {
 
 Tokens tokens_from_json(const json::object& object) {
     Tokens tokens;
-    tokens.access_token = text_of(object, "access_token");
-    tokens.token_type = text_of(object, "token_type");
-    tokens.refresh_token = text_of(object, "refresh_token");
-    tokens.scope = text_of(object, "scope");
+    tokens.access_token = string_or_empty(object, "access_token");
+    tokens.token_type = string_or_empty(object, "token_type");
+    tokens.refresh_token = string_or_empty(object, "refresh_token");
+    tokens.scope = string_or_empty(object, "scope");
     if (auto* at = object.if_contains("expires_at"); at && at->is_int64()) tokens.expires_at = at->get_int64();
     if (auto* at = object.if_contains("obtained_at"); at && at->is_int64()) tokens.obtained_at = at->get_int64();
     return tokens;

@@ -104,7 +104,7 @@ void Connection::handle_frame(std::string_view frame) {
 
 void Connection::handle_decoded(Decoded&& decoded) {
     if (!decoded.is_batch) {
-        handle_item(std::move(decoded.single), nullptr);
+        handle_item(std::move(decoded.single), nullptr, decoded.origin);
         return;
     }
     if (!options_.allow_batches) {
@@ -117,18 +117,19 @@ void Connection::handle_decoded(Decoded&& decoded) {
     }
     auto batch = std::make_shared<Batch>();
     batch->outstanding = 1;  // held until every member is started
-    for (auto& item : decoded.batch) handle_item(std::move(item), batch);
+    for (auto& item : decoded.batch) handle_item(std::move(item), batch, decoded.origin);
     finish_batch_member(*batch);  // releases the hold
 }
 
-void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch) {
+void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch,
+                             const std::shared_ptr<const MessageOrigin>& origin) {
     if (auto* error = std::get_if<DecodeError>(&item)) {
         refuse(error->id, error->error, batch);
         return;
     }
     auto& message = std::get<Message>(item);
     if (auto* request = std::get_if<Request>(&message)) {
-        start_request(std::move(*request), batch);
+        start_request(std::move(*request), batch, origin);
     } else if (auto* notification = std::get_if<Notification>(&message)) {
         if (auto dispatcher = dispatcher_.lock()) dispatcher->handle_notification(*notification);
     } else {
@@ -136,7 +137,8 @@ void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& b
     }
 }
 
-void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& batch) {
+void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& batch,
+                               const std::shared_ptr<const MessageOrigin>& origin) {
     if (inbound_.contains(request.id)) {
         ErrorObject error{error_code::invalid_request,
                           "Invalid request: id " + request.id.to_display() +
@@ -153,7 +155,7 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
                        batch);
         return;
     }
-    InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params), {}, {}};
+    InboundRequest inbound{std::move(request.id), std::move(request.method), std::move(request.params), {}, {}, origin};
     std::optional<Reply> immediate;
     try {
         immediate = dispatcher->try_handle_now(inbound);

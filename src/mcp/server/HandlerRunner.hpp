@@ -30,6 +30,7 @@ template <class Context>
 std::shared_ptr<Context> ServerSession::make_context(jsonrpc::InboundRequest& request, const PeerView& peer) {
     const boost::json::object& params = params_object(request.params);
     auto context = std::make_shared<Context>(shared_from_this(), request.id, request.method, params, request.cancellation);
+    context->origin_ = request.origin;
     fill_context(*context, peer, params);
     return context;
 }

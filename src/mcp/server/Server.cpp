@@ -176,6 +176,29 @@ const Tool* Server::find_tool(std::string_view name) const {
     return entry ? &entry->tool : nullptr;
 }
 
+Server& Server::require_scopes(ScopedItem item, std::string name, std::vector<std::string> scopes) {
+    bool known = item == ScopedItem::tool     ? state_->tools.find(name) != nullptr
+                 : item == ScopedItem::prompt ? state_->prompts.find(name) != nullptr
+                                              : state_->resources.find(name) != nullptr;
+    if (!known) throw std::invalid_argument("require_scopes: nothing called \"" + name + "\" is registered yet");
+    state_->required_scopes[{item, std::move(name)}] = std::move(scopes);
+    return *this;
+}
+
+std::vector<std::string> Server::required_scopes(std::string_view method, const json::object& params) const {
+    if (state_->required_scopes.empty()) return {};
+    ScopedItem item;
+    std::string_view key;
+    if (method == "tools/call") item = ScopedItem::tool, key = "name";
+    else if (method == "prompts/get") item = ScopedItem::prompt, key = "name";
+    else if (method == "resources/read") item = ScopedItem::resource, key = "uri";
+    else return {};
+    auto* name = params.if_contains(key);
+    if (!name || !name->is_string()) return {};
+    auto* scopes = state_->scopes_for(item, name->get_string());
+    return scopes ? *scopes : std::vector<std::string>{};
+}
+
 void Server::notify_resource_updated(std::string_view uri) { state_->broadcast_resource_updated(uri); }
 
 asio::awaitable<void> Server::serve(std::shared_ptr<Transport> transport) {

@@ -1,6 +1,7 @@
 // The feature methods of a session: tools, resources, prompts and completion, the same for both
 // protocol eras except where the era decides (error codes, input requests).
 
+#include "mcp/auth/AccessToken.hpp"
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
@@ -8,6 +9,7 @@
 #include "server/HandlerRunner.hpp"
 
 #include <charconv>
+#include <functional>
 
 namespace mcp::detail {
 namespace asio = boost::asio;
@@ -19,7 +21,7 @@ namespace {
 /// One page of a list, by an opaque cursor that is the start index.
 template <class Entry>
 json::object list_page(const Registry<Entry>& registry, const json::object& params, std::size_t page_size,
-                       std::string_view key) {
+                       std::string_view key, const std::function<bool(const std::string&)>& visible = {}) {
     std::size_t start = 0;
     if (auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
         std::string_view text = cursor->is_string() ? std::string_view(cursor->get_string()) : std::string_view();
@@ -31,7 +33,8 @@ json::object list_page(const Registry<Entry>& registry, const json::object& para
     std::size_t stop = page_size == 0 ? order.size() : std::min(order.size(), start + page_size);
     json::array items;
     items.reserve(stop - start);
-    for (std::size_t i = start; i < stop; ++i) items.push_back(registry.find(order[i])->listed);
+    for (std::size_t i = start; i < stop; ++i)
+        if (!visible || visible(order[i])) items.push_back(registry.find(order[i])->listed);
     json::object result{{key, std::move(items)}};
     if (stop < order.size()) result["nextCursor"] = std::to_string(stop);
     return result;
@@ -50,17 +53,29 @@ std::unordered_map<std::string, std::string> string_map(const json::object& obje
 
 }  // namespace
 
-json::object ServerSession::list_tools(const json::object& params) const {
-    return list_page(state_->tools, params, state_->options.page_size, "tools");
+/// For a caller with a token: whether it holds the scopes an item needs (Server::require_scopes).
+std::function<bool(const std::string&)> ServerSession::visible_to(const jsonrpc::MessageOrigin* origin,
+                                                                   ScopedItem item) const {
+    const auth::AccessToken* token = auth::access_token_of(origin);
+    if (!token || state_->required_scopes.empty()) return {};
+    return [this, token, item](const std::string& name) {
+        auto* scopes = state_->scopes_for(item, name);
+        return !scopes || token->has_scopes(*scopes);
+    };
 }
-json::object ServerSession::list_resources(const json::object& params) const {
-    return list_page(state_->resources, params, state_->options.page_size, "resources");
+
+json::object ServerSession::list_tools(const json::object& params, const jsonrpc::MessageOrigin* origin) const {
+    return list_page(state_->tools, params, state_->options.page_size, "tools", visible_to(origin, ScopedItem::tool));
+}
+json::object ServerSession::list_resources(const json::object& params, const jsonrpc::MessageOrigin* origin) const {
+    return list_page(state_->resources, params, state_->options.page_size, "resources",
+                     visible_to(origin, ScopedItem::resource));
 }
 json::object ServerSession::list_templates(const json::object& params) const {
     return list_page(state_->templates, params, state_->options.page_size, "resourceTemplates");
 }
-json::object ServerSession::list_prompts(const json::object& params) const {
-    return list_page(state_->prompts, params, state_->options.page_size, "prompts");
+json::object ServerSession::list_prompts(const json::object& params, const jsonrpc::MessageOrigin* origin) const {
+    return list_page(state_->prompts, params, state_->options.page_size, "prompts", visible_to(origin, ScopedItem::prompt));
 }
 
 void ServerSession::fill_context(RequestContext& context, const PeerView& peer, const json::object& params) const {

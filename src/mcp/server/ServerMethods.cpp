@@ -116,11 +116,11 @@ asio::awaitable<json::object> ServerSession::method_discover(jsonrpc::InboundReq
 }
 
 asio::awaitable<json::object> ServerSession::method_list_tools(jsonrpc::InboundRequest& request, const PeerView&) {
-    co_return list_tools(params_object(request.params));
+    co_return list_tools(params_object(request.params), request.origin.get());
 }
 
 asio::awaitable<json::object> ServerSession::method_list_resources(jsonrpc::InboundRequest& request, const PeerView&) {
-    co_return list_resources(params_object(request.params));
+    co_return list_resources(params_object(request.params), request.origin.get());
 }
 
 asio::awaitable<json::object> ServerSession::method_list_templates(jsonrpc::InboundRequest& request, const PeerView&) {
@@ -128,7 +128,7 @@ asio::awaitable<json::object> ServerSession::method_list_templates(jsonrpc::Inbo
 }
 
 asio::awaitable<json::object> ServerSession::method_list_prompts(jsonrpc::InboundRequest& request, const PeerView&) {
-    co_return list_prompts(params_object(request.params));
+    co_return list_prompts(params_object(request.params), request.origin.get());
 }
 
 }  // namespace mcp::detail

@@ -93,10 +93,11 @@ private:
     boost::asio::awaitable<boost::json::object> listen(jsonrpc::InboundRequest& request, const PeerView& peer);
 
     // Features (ServerFeatures.cpp).
-    boost::json::object list_tools(const boost::json::object& params) const;
-    boost::json::object list_resources(const boost::json::object& params) const;
+    boost::json::object list_tools(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;
+    boost::json::object list_resources(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;
     boost::json::object list_templates(const boost::json::object& params) const;
-    boost::json::object list_prompts(const boost::json::object& params) const;
+    boost::json::object list_prompts(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;
+    std::function<bool(const std::string&)> visible_to(const jsonrpc::MessageOrigin* origin, ScopedItem item) const;
     boost::asio::awaitable<boost::json::object> call_tool(jsonrpc::InboundRequest& request, const PeerView& peer);
     boost::asio::awaitable<boost::json::object> read_resource(jsonrpc::InboundRequest& request, const PeerView& peer);
     boost::asio::awaitable<boost::json::object> get_prompt(jsonrpc::InboundRequest& request, const PeerView& peer);

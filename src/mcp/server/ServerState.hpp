@@ -90,6 +90,14 @@ struct ServerState {
     Registry<TemplateEntry> templates;
     Registry<PromptEntry> prompts;
     std::map<std::pair<std::string, std::string>, Handler<Completion, CompletionRequest>> completions;
+    /// Server::require_scopes, by item kind and name.
+    std::map<std::pair<ScopedItem, std::string>, std::vector<std::string>, std::less<>> required_scopes;
+    /// The scopes an item needs; nullptr for none.
+    const std::vector<std::string>* scopes_for(ScopedItem item, std::string_view name) const {
+        if (required_scopes.empty()) return nullptr;
+        auto found = required_scopes.find(std::pair<ScopedItem, std::string>(item, name));
+        return found == required_scopes.end() ? nullptr : &found->second;
+    }
     std::vector<std::weak_ptr<ServerSession>> sessions;
     std::once_flag pool_created;
     std::unique_ptr<boost::asio::thread_pool> pool;

@@ -38,7 +38,7 @@ constexpr std::size_t initial_buffer_bytes = 4096;
 /// The headers the endpoint reads, found in one pass over the request (a lookup per name would
 /// compare names case-insensitively over and over). The first of repeated headers wins.
 struct IncomingHeaders {
-    std::optional<std::string_view> host, origin, content_type, accept, cors_request_headers;
+    std::optional<std::string_view> host, origin, content_type, accept, cors_request_headers, authorization;
     std::optional<std::string_view> session_id, protocol_version, last_event_id, mcp_method, mcp_name;
     std::vector<std::pair<std::string_view, std::string_view>> parameters;  ///< Mcp-Param-<name>
 };
@@ -63,6 +63,7 @@ IncomingHeaders read_headers(const HttpRequest& request) {
             continue;
         case 'a':
             if (field_name_is(name, "accept")) keep(found.accept, value);
+            else if (field_name_is(name, "authorization")) keep(found.authorization, value);
             else if (field_name_is(name, "access-control-request-headers")) keep(found.cors_request_headers, value);
             continue;
         case 'l':
@@ -125,7 +126,7 @@ private:
     asio::awaitable<bool> send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
-                                  std::string_view allow = {});
+                                  std::string_view allow = {}, std::string_view www_authenticate = {});
     /// A CORS preflight from a page the policy accepts (or from no page at all).
     asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
     /// Lets a browser page read the answer, when the request came from one the policy accepts.
@@ -250,6 +251,10 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
     bool keep_alive = request.keep_alive;
     std::string_view target = request.target;
     if (auto query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
+    auto* authorizer = frontend_->options.authorization.get();
+    if (authorizer && (request.method == "GET" || request.method == "HEAD"))
+        if (auto document = authorizer->document(target))  // protected resource metadata: public
+            co_return co_await respond(web::status::ok, std::move(*document), keep_alive);
     if (target != frontend_->options.path)
         co_return co_await respond(web::status::not_found,
                                    error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
@@ -265,6 +270,13 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
     if (headers.origin) cors_origin_.assign(*headers.origin);
     if (request.method == "OPTIONS") co_return co_await answer_preflight(headers, keep_alive);
     EndpointRequest endpoint_request;
+    if (authorizer) {
+        auto verdict = co_await authorizer->authorize(std::string(headers.authorization.value_or("")));
+        if (verdict.status != 0)
+            co_return co_await respond(static_cast<web::status>(verdict.status), std::move(verdict.body), keep_alive, {},
+                                       {}, verdict.www_authenticate);
+        endpoint_request.origin = std::move(verdict.origin);
+    }
     endpoint_request.session_id = std::string(headers.session_id.value_or(""));
     endpoint_request.version_header = std::string(trim_ows(headers.protocol_version.value_or("")));
     if (request.method == "POST") co_return co_await handle_post(request, headers, endpoint_request, keep_alive);
@@ -311,7 +323,7 @@ asio::awaitable<bool> ConnectionState::answer_preflight(const IncomingHeaders& h
 void ConnectionState::add_cors_headers(std::string& head) const {
     if (cors_origin_.empty()) return;
     head.append("Access-Control-Allow-Origin: ").append(cors_origin_).append("\r\n");
-    head.append("Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version\r\nVary: Origin\r\n");
+    head.append("Access-Control-Expose-Headers: Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate\r\nVary: Origin\r\n");
 }
 
 asio::awaitable<bool> ConnectionState::handle_post(const HttpRequest& request, const IncomingHeaders& headers,
@@ -403,7 +415,7 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     if (update.kind == ResponseStream::Kind::json) {
         stop_watching();
         co_return co_await respond(static_cast<web::status>(update.status), std::move(update.body), keep_alive,
-                                   update.session_id);
+                                   update.session_id, {}, update.www_authenticate);
     }
     // An SSE stream: a head without length, then each update as one chunk (HTTP/1.1) or raw
     // bytes up to the close (HTTP/1.0, which has no chunks).
@@ -446,7 +458,8 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
 }
 
 asio::awaitable<bool> ConnectionState::respond(web::status status, std::string body, bool keep_alive,
-                                               std::string_view session_id, std::string_view allow) {
+                                               std::string_view session_id, std::string_view allow,
+                                               std::string_view www_authenticate) {
     // Written by hand: Beast's generic serializer cost more than everything else in an echo call.
     auto reason = web::obsolete_reason(status);
     head_.clear();
@@ -459,6 +472,7 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
     head_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
     if (!session_id.empty()) head_.append("Mcp-Session-Id: ").append(session_id).append("\r\n");
     if (!allow.empty()) head_.append("Allow: ").append(allow).append("\r\n");
+    if (!www_authenticate.empty()) head_.append("WWW-Authenticate: ").append(www_authenticate).append("\r\n");
     add_cors_headers(head_);
     if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
     if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");

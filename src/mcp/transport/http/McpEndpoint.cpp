@@ -67,6 +67,8 @@ void McpEndpoint::handle(EndpointRequest& request) {
 void McpEndpoint::dispatch(EndpointRequest& request) {
     switch (request.verb) {
     case EndpointRequest::Verb::post:
+        if (!has_required_scopes(request)) return;
+        request.messages.origin = request.origin;
         if (request.modern) {
             post_stateless(request);
         } else {
@@ -80,6 +82,26 @@ void McpEndpoint::dispatch(EndpointRequest& request) {
         remove(request);
         break;
     }
+}
+
+bool McpEndpoint::has_required_scopes(EndpointRequest& request) {
+    if (!options_.authorization) return true;
+    auto check = [&](const jsonrpc::DecodedItem& item) {
+        auto* message = std::get_if<jsonrpc::Message>(&item);
+        auto* call = message ? std::get_if<jsonrpc::Request>(message) : nullptr;
+        const json::object* params = call ? call->params.if_object() : nullptr;
+        if (!params) return true;
+        auto scopes = server_.required_scopes(call->method, *params);
+        if (scopes.empty()) return true;
+        auto verdict = options_.authorization->require(request.origin.get(), scopes);
+        if (verdict.status == 0) return true;
+        request.http->refuse(verdict.status, std::move(verdict.body), std::move(verdict.www_authenticate));
+        return false;
+    };
+    if (!request.messages.is_batch) return check(request.messages.single);
+    for (const auto& item : request.messages.batch)
+        if (!check(item)) return false;
+    return true;
 }
 
 bool McpEndpoint::priming_for(const EndpointRequest& request, std::string_view session_version) const {

@@ -32,6 +32,8 @@ struct EndpointRequest {
     std::string body;             ///< POST body as sent (session era only)
     std::vector<ParameterHeader> parameter_headers;  ///< Mcp-Param-* (2026 tools/call)
     std::shared_ptr<ResponseStream> http;
+    /// Who sent it, as the authorizer found (null without one).
+    std::shared_ptr<const jsonrpc::MessageOrigin> origin;
 };
 
 class McpEndpoint : public std::enable_shared_from_this<McpEndpoint> {
@@ -62,6 +64,9 @@ private:
     void get(EndpointRequest& request);
     void remove(EndpointRequest& request);
     void dispatch(EndpointRequest& request);
+    /// Whether the request's token holds the scopes its messages' items need; if not, it was
+    /// answered with 403.
+    bool has_required_scopes(EndpointRequest& request);
     LiveSession& start_session(const std::string& id);
     /// The session, marked used now here and in the store: the copy here (brought up to date with
     /// setup messages other instances added) or one rebuilt from the store. Null if it does not exist.

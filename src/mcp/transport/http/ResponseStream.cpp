@@ -25,6 +25,15 @@ void ResponseStream::respond(int status, std::string body) {
     wake_locked();
 }
 
+void ResponseStream::refuse(int status, std::string body, std::string www_authenticate) {
+    {
+        std::lock_guard lock(mutex_);
+        if (kind_ != Kind::undecided || finished_) return;
+        www_authenticate_ = std::move(www_authenticate);
+    }
+    respond(status, std::move(body));
+}
+
 void ResponseStream::start_events() {
     std::lock_guard lock(mutex_);
     if (kind_ != Kind::undecided || finished_) return;
@@ -104,7 +113,10 @@ asio::awaitable<ResponseStream::Update> ResponseStream::next(std::chrono::millis
                 update.kind = kind_;
                 update.status = status_;
                 update.head_pending = !head_written_;
-                if (update.head_pending) update.session_id = session_id_;
+                if (update.head_pending) {
+                    update.session_id = session_id_;
+                    update.www_authenticate = www_authenticate_;
+                }
                 update.body = std::move(pending_);
                 pending_.clear();
                 update.finished = finished_ || client_gone_;

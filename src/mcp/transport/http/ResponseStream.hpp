@@ -31,6 +31,7 @@ public:
         Kind kind = Kind::undecided;
         int status = 200;
         std::string session_id;  ///< Mcp-Session-Id to send with the head, if any
+        std::string www_authenticate;  ///< WWW-Authenticate to send with the head, if any
         std::string body;        ///< json: the whole body; sse: event text to append
         bool head_pending = false;  ///< the head has not been written yet
         bool finished = false;      ///< nothing will follow (sse: end the stream)
@@ -44,6 +45,8 @@ public:
     void set_session_id(std::string session_id);
     /// Answers with a JSON body (empty: no body), which ends the response.
     void respond(int status, std::string body);
+    /// The same, for a refusal that names what authorization is missing.
+    void refuse(int status, std::string body, std::string www_authenticate);
     /// Starts an SSE stream (status 200); events follow.
     void start_events();
     /// Appends one event; `id` may be empty. A `retry` above zero adds the field.
@@ -71,6 +74,7 @@ private:
     Kind kind_ = Kind::undecided;
     int status_ = 200;
     std::string session_id_;
+    std::string www_authenticate_;
     std::string pending_;
     bool head_written_ = false;
     bool finished_ = false;

@@ -1,0 +1,145 @@
+// JWT access tokens (RFC 9068) checked against the issuer's JWKS. The keys are fetched at the
+// first token, then again when a token names a key id not seen yet (the issuer rotated its keys);
+// such refetches happen at most once per min_refetch_interval, so that made-up key ids cannot
+// make us hammer the issuer.
+
+#include "auth/AuthorizationDiscovery.hpp"
+#include "auth/JsonDocument.hpp"
+#include "auth/JsonWebKey.hpp"
+#include "auth/TokenClaims.hpp"
+#include "mcp/auth/OAuthClient.hpp"
+#include "mcp/auth/ResourceServer.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <mutex>
+
+namespace mcp::auth {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+namespace {
+
+using KeySet = std::vector<PublicKey>;
+
+json::object decode_part(std::string_view part, std::string_view what) {
+    auto bytes = base64url_decode(part);
+    if (!bytes) throw InvalidTokenError("the token's " + std::string(what) + " is not Base64url");
+    boost::system::error_code ec;
+    json::value value = json::parse(*bytes, ec);
+    if (ec || !value.is_object()) throw InvalidTokenError("the token's " + std::string(what) + " is not a JSON object");
+    return std::move(value.as_object());
+}
+
+class JwtVerifier final : public TokenVerifier, public std::enable_shared_from_this<JwtVerifier> {
+public:
+    JwtVerifier(asio::any_io_executor executor, JwtVerifierOptions options)
+        : strand_(asio::make_strand(executor)), options_(std::move(options)), http_(strand_, options_.http) {
+        if (options_.issuer.empty() && options_.jwks_url.empty())
+            throw std::invalid_argument("a JWT verifier needs the issuer (or at least the JWKS URL)");
+    }
+
+    asio::awaitable<AccessToken> verify(std::string token) override {
+        auto self = shared_from_this();
+        auto first_dot = token.find('.');
+        auto second_dot = first_dot == std::string::npos ? first_dot : token.find('.', first_dot + 1);
+        if (second_dot == std::string::npos || token.find('.', second_dot + 1) != std::string::npos)
+            throw InvalidTokenError("the token is not a JWT (three dot-separated parts)");
+        std::string_view text(token);
+        auto header = decode_part(text.substr(0, first_dot), "header");
+        auto claims = decode_part(text.substr(first_dot + 1, second_dot - first_dot - 1), "payload");
+        auto signature = base64url_decode(text.substr(second_dot + 1));
+        if (!signature) throw InvalidTokenError("the token's signature is not Base64url");
+        std::string alg = header.contains("alg") && header.at("alg").is_string() ? std::string(header.at("alg").get_string()) : "";
+        if (std::find(options_.algorithms.begin(), options_.algorithms.end(), alg) == options_.algorithms.end())
+            throw InvalidTokenError("the token is signed with " + (alg.empty() ? "no algorithm" : alg) +
+                                    ", which is not accepted here");
+        std::string kid = header.contains("kid") && header.at("kid").is_string() ? std::string(header.at("kid").get_string()) : "";
+
+        auto keys = current_keys();
+        const PublicKey* key = find_key(*keys, kid, alg);
+        if (!key) {
+            keys = co_await asio::co_spawn(strand_, refetch_keys(kid), asio::use_awaitable);
+            key = find_key(*keys, kid, alg);
+        }
+        if (!key)
+            throw InvalidTokenError("the token is signed with a key the issuer does not publish (key id " +
+                                    (kid.empty() ? "none" : kid) + ")");
+        if (!verify_jws_signature(*key, alg, text.substr(0, second_dot), *signature))
+            throw InvalidTokenError("the token's signature does not verify");
+        AccessToken access = access_token_from_claims(std::move(claims));
+        check_claims(access, options_.issuer, options_.audience, options_.leeway, true);
+        co_return access;
+    }
+
+private:
+    static const PublicKey* find_key(const KeySet& keys, const std::string& kid, const std::string& alg) {
+        for (const auto& key : keys) {
+            if (!kid.empty() && key.kid != kid) continue;
+            if (!key.alg.empty() && key.alg != alg) continue;
+            return &key;
+        }
+        return nullptr;
+    }
+
+    std::shared_ptr<const KeySet> current_keys() {
+        std::lock_guard lock(mutex_);
+        return keys_ ? keys_ : std::make_shared<const KeySet>();
+    }
+
+    /// On the strand: fetches the key set again unless it was fetched recently or already has `kid`.
+    asio::awaitable<std::shared_ptr<const KeySet>> refetch_keys(std::string kid) {
+        auto self = shared_from_this();
+        auto keys = current_keys();
+        bool known = find_key(*keys, kid, "") != nullptr && !kid.empty();
+        auto now = std::chrono::steady_clock::now();
+        if (known) co_return keys;
+        if (fetched_once_) {
+            if (refetched_once_ && now - last_refetch_ < options_.min_refetch_interval) co_return keys;
+            last_refetch_ = now;
+            refetched_once_ = true;
+        }
+        fetched_once_ = true;
+        if (options_.jwks_url.empty()) {
+            HttpClient& http = http_;
+            auto metadata = co_await discover_authorization_server(http, options_.issuer, {});
+            if (metadata.jwks_uri.empty())
+                throw std::runtime_error("the authorization server " + options_.issuer + " publishes no jwks_uri");
+            options_.jwks_url = metadata.jwks_uri;
+        }
+        HttpRequest request{.method = "GET", .url = options_.jwks_url, .headers = {{"Accept", "application/json"}}};
+        auto response = co_await http_.send(std::move(request));
+        if (response.status != 200)
+            throw std::runtime_error("the JWKS at " + options_.jwks_url + " answered HTTP " + std::to_string(response.status));
+        auto document = parse_json_document(response.body, "the JWKS at " + options_.jwks_url);
+        auto fresh = std::make_shared<KeySet>();
+        if (auto* list = document.if_contains("keys"); list && list->is_array())
+            for (const auto& jwk : list->get_array())
+                if (jwk.is_object())
+                    if (auto key = public_key_from_jwk(jwk.get_object())) fresh->push_back(std::move(*key));
+        std::lock_guard lock(mutex_);
+        keys_ = fresh;
+        co_return keys_;
+    }
+
+    asio::strand<asio::any_io_executor> strand_;
+    JwtVerifierOptions options_;
+    HttpClient http_;
+    std::mutex mutex_;
+    std::shared_ptr<const KeySet> keys_;
+    std::chrono::steady_clock::time_point last_refetch_{};
+    bool fetched_once_ = false;
+    bool refetched_once_ = false;
+};
+
+}  // namespace
+
+std::shared_ptr<TokenVerifier> make_jwt_verifier(asio::any_io_executor executor, JwtVerifierOptions options) {
+    return std::make_shared<JwtVerifier>(executor, std::move(options));
+}
+
+}  // namespace mcp::auth
