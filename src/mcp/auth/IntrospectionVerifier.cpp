@@ -75,7 +75,8 @@ private:
         auto self = shared_from_this();
         if (options_.introspection_endpoint.empty()) {
             HttpClient& http = http_;
-            auto metadata = co_await discover_authorization_server(http, options_.issuer, {});
+            DiscoveryLog quiet;  // a named value: g++ 12 mishandles temporaries inside co_await
+            auto metadata = co_await discover_authorization_server(http, options_.issuer, quiet);
             if (metadata.introspection_endpoint.empty())
                 throw std::runtime_error("the authorization server " + options_.issuer +
                                          " publishes no introspection_endpoint");

@@ -106,7 +106,8 @@ private:
         fetched_once_ = true;
         if (options_.jwks_url.empty()) {
             HttpClient& http = http_;
-            auto metadata = co_await discover_authorization_server(http, options_.issuer, {});
+            DiscoveryLog quiet;  // a named value: g++ 12 mishandles temporaries inside co_await
+            auto metadata = co_await discover_authorization_server(http, options_.issuer, quiet);
             if (metadata.jwks_uri.empty())
                 throw std::runtime_error("the authorization server " + options_.issuer + " publishes no jwks_uri");
             options_.jwks_url = metadata.jwks_uri;

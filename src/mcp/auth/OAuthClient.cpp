@@ -107,7 +107,10 @@ public:
         if (!step_up && tokens_ && !challenge.sent_authorization.empty()) {
             // The token was refused. A refresh may do, unless it is the refreshed one that failed.
             bool refreshed_one_refused = challenge.sent_authorization == refreshed_header_;
-            if (!refreshed_one_refused && !tokens_->refresh_token.empty() && co_await refresh()) co_return true;
+            if (!refreshed_one_refused && !tokens_->refresh_token.empty()) {
+                bool refreshed = co_await refresh();  // alone: g++ 12 miscompiles co_await inside &&
+                if (refreshed) co_return true;
+            }
             drop_tokens();
         }
         co_await authorize(parameter("resource_metadata"), parameter("scope"), step_up, challenge.sent_authorization);
