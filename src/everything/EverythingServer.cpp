@@ -21,6 +21,7 @@ void register_fixture(mcp::Server& server, boost::asio::any_io_executor timers) 
     register_content_tools(server);
     register_client_request_tools(server);
     register_input_required_tools(server);
+    register_task_tools(server);
     register_resources(server);
     register_prompts(server);
     register_dynamic_features(server, std::move(timers));

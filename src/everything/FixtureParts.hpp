@@ -30,6 +30,7 @@ inline constexpr std::string_view watched_resource_uri = "test://watched-resourc
 void register_content_tools(mcp::Server& server);
 void register_client_request_tools(mcp::Server& server);
 void register_input_required_tools(mcp::Server& server);
+void register_task_tools(mcp::Server& server);
 void register_resources(mcp::Server& server);
 void register_prompts(mcp::Server& server);
 /// The features that appear after start-up, the resource that keeps changing, and the tools that

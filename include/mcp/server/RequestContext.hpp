@@ -65,6 +65,9 @@ public:
     /// The requestState the client echoed, if any.
     const std::optional<std::string>& request_state() const { return request_state_; }
 
+    /// The task this call runs as ("" when it is an ordinary call).
+    const std::string& task_id() const { return task_id_; }
+
     /// The verified OAuth access token the request came with (over HTTP behind an authorization
     /// server), or nullptr.
     const auth::AccessToken* access_token() const { return auth::access_token_of(origin_.get()); }
@@ -87,6 +90,7 @@ private:
     const boost::json::object* params_;  ///< re-pointed if the request moves (see ServerSession)
     CancellationToken cancellation_;
     std::shared_ptr<const jsonrpc::MessageOrigin> origin_;
+    std::string task_id_;
     std::string protocol_version_;
     // Owned by the session (2025 era) or by the request's own handling (2026): both outlive this.
     const boost::json::object* client_capabilities_ = nullptr;

@@ -59,6 +59,10 @@ struct ServerOptions {
     CacheHint read_cache;
     /// How many times a handler may ask for input in one 2025-era call before the call fails.
     int max_input_rounds = 8;
+    /// How long a finished task is kept for tasks/get (counted from its creation); and the poll
+    /// interval suggested to clients.
+    std::chrono::milliseconds task_ttl{std::chrono::hours(1)};
+    std::chrono::milliseconds task_poll_interval{std::chrono::milliseconds(500)};
     /// Called for notifications/roots/list_changed from a 2025-era client.
     std::function<void()> on_roots_list_changed;
     /// Where the server reports what it could not do (bad input, failed handlers). Default: nothing.
@@ -71,9 +75,23 @@ struct ServerOptions {
 using InvalidArgumentsHandler =
     std::function<CallToolResult(const boost::json::object& arguments, const std::string& problem)>;
 
+/// Whether a tool's calls may run as tasks: the client gets a task id at once and polls for the
+/// result (tasks/get), answers the tool's questions meanwhile, and may cancel it. Protocol
+/// 2026-07-28 with the io.modelcontextprotocol/tasks extension, and 2025-11-25's experimental
+/// tasks (see docs/tasks.md).
+enum class TaskSupport {
+    forbidden,  ///< never a task (the default)
+    optional,   ///< a task when the client can do tasks, an ordinary call otherwise
+    required,   ///< only as a task: a client that cannot do tasks is refused
+};
+
 struct ToolOptions {
     /// Run this (plain-function) handler on the worker pool.
     bool blocking = false;
+    TaskSupport task_support = TaskSupport::forbidden;
+    /// With task support: the handler's first questions are asked before the task exists (2026
+    /// multi-round requests); the task starts with the call that brings the answers.
+    bool input_before_task = false;
     /// Answer bad arguments in the tool's own form (a tool whose results share a structured
     /// envelope, say). Default: an isError text "Invalid arguments for tool NAME: PROBLEM".
     InvalidArgumentsHandler on_invalid_arguments;
@@ -103,7 +121,8 @@ public:
             return add_tool_handler(std::move(tool),
                                     detail::adapt_handler<CallToolResult, ToolCall>(
                                         std::move(handler), options.blocking ? &worker_pool() : nullptr),
-                                    std::move(immediate), std::move(options.on_invalid_arguments));
+                                    std::move(immediate), std::move(options.on_invalid_arguments),
+                                    options.task_support, options.input_before_task);
         } else {
             auto untyped = detail::typed_tool(tool, std::move(handler));
             return add_tool(std::move(tool), std::move(untyped), std::move(options));
@@ -185,7 +204,8 @@ public:
 
     Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
                              ImmediateHandler<CallToolResult, ToolCall> immediate = {},
-                             InvalidArgumentsHandler on_invalid_arguments = {});
+                             InvalidArgumentsHandler on_invalid_arguments = {},
+                             TaskSupport task_support = TaskSupport::forbidden, bool input_before_task = false);
     Server& add_resource_handler(Resource resource, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_template_handler(ResourceTemplate resource_template, Handler<ReadResourceResult, ResourceRead> handler);
     Server& add_prompt_handler(Prompt prompt, Handler<GetPromptResult, PromptGet> handler);

@@ -26,8 +26,13 @@ json::object schema_object(json::object properties, std::initializer_list<std::s
 
 namespace detail {
 
-json::object ServerState::capabilities() const {
+json::object ServerState::capabilities(bool stateless) const {
     json::object caps{{"logging", json::object()}};
+    if (tasks_offered) {
+        if (stateless) caps["extensions"] = json::object{{tasks_extension, json::object()}};
+        else caps["tasks"] = json::object{{"list", json::object()}, {"cancel", json::object()},
+                                          {"requests", {{"tools", {{"call", json::object()}}}}}};
+    }
     if (tools.size() > 0) caps["tools"] = json::object{{"listChanged", true}};
     if (resources.size() > 0 || templates.size() > 0)
         caps["resources"] = json::object{{"subscribe", true}, {"listChanged", true}};
@@ -83,7 +88,8 @@ asio::thread_pool& Server::worker_pool() {
 
 Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
                                  ImmediateHandler<CallToolResult, ToolCall> immediate,
-                                 InvalidArgumentsHandler on_invalid_arguments) {
+                                 InvalidArgumentsHandler on_invalid_arguments, TaskSupport task_support,
+                                 bool input_before_task) {
     check_tool_name(tool.name);
     if (state_->tools.find(tool.name)) throw std::invalid_argument("tool \"" + tool.name + "\" is already registered");
     auto* type = tool.input_schema.if_contains("type");
@@ -96,7 +102,18 @@ Server& Server::add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> ha
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("tool \"" + tool.name + "\": " + e.what());
     }
+    // 2026-07-28 lists no execution: whether a call becomes a task is the server's business there.
+    entry.listed_stateless = tool.to_json();
+    if (task_support != TaskSupport::forbidden && !tool.execution.contains("taskSupport"))
+        tool.execution["taskSupport"] = task_support == TaskSupport::required ? "required" : "optional";
     entry.listed = tool.to_json();
+    entry.listed_stateless.erase("execution");
+    entry.task_support = task_support;
+    entry.input_before_task = input_before_task;
+    if (task_support != TaskSupport::forbidden) {
+        state_->tasks_offered = true;
+        immediate = {};  // a call that may become a task takes the full path
+    }
     entry.handler = std::move(handler);
     entry.immediate = std::move(immediate);
     entry.on_invalid_arguments = std::move(on_invalid_arguments);

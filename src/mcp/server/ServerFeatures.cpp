@@ -21,7 +21,8 @@ namespace {
 /// One page of a list, by an opaque cursor that is the start index.
 template <class Entry>
 json::object list_page(const Registry<Entry>& registry, const json::object& params, std::size_t page_size,
-                       std::string_view key, const std::function<bool(const std::string&)>& visible = {}) {
+                       std::string_view key, const std::function<bool(const std::string&)>& visible = {},
+                       json::object Entry::*listed = &Entry::listed) {
     std::size_t start = 0;
     if (auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
         std::string_view text = cursor->is_string() ? std::string_view(cursor->get_string()) : std::string_view();
@@ -34,7 +35,7 @@ json::object list_page(const Registry<Entry>& registry, const json::object& para
     json::array items;
     items.reserve(stop - start);
     for (std::size_t i = start; i < stop; ++i)
-        if (!visible || visible(order[i])) items.push_back(registry.find(order[i])->listed);
+        if (!visible || visible(order[i])) items.push_back(registry.find(order[i])->*listed);
     json::object result{{key, std::move(items)}};
     if (stop < order.size()) result["nextCursor"] = std::to_string(stop);
     return result;
@@ -64,8 +65,10 @@ std::function<bool(const std::string&)> ServerSession::visible_to(const jsonrpc:
     };
 }
 
-json::object ServerSession::list_tools(const json::object& params, const jsonrpc::MessageOrigin* origin) const {
-    return list_page(state_->tools, params, state_->options.page_size, "tools", visible_to(origin, ScopedItem::tool));
+json::object ServerSession::list_tools(const json::object& params, const jsonrpc::MessageOrigin* origin,
+                                       bool stateless) const {
+    return list_page(state_->tools, params, state_->options.page_size, "tools", visible_to(origin, ScopedItem::tool),
+                     stateless ? &ToolEntry::listed_stateless : &ToolEntry::listed);
 }
 json::object ServerSession::list_resources(const json::object& params, const jsonrpc::MessageOrigin* origin) const {
     return list_page(state_->resources, params, state_->options.page_size, "resources",

@@ -47,6 +47,11 @@ const ServerSession::Method* ServerSession::find_method(std::string_view name) {
         {methods::prompts_list, both_eras, Feature::prompts, CacheKind::list, false, &S::method_list_prompts},
         {methods::prompts_get, both_eras, Feature::prompts, CacheKind::none, false, &S::get_prompt},
         {methods::completion_complete, both_eras, Feature::completions, CacheKind::none, false, &S::complete},
+        {"tasks/get", both_eras, Feature::tasks, CacheKind::none, false, &S::method_tasks_get},
+        {"tasks/cancel", both_eras, Feature::tasks, CacheKind::none, false, &S::method_tasks_cancel},
+        {"tasks/update", stateless_era, Feature::tasks, CacheKind::none, false, &S::method_tasks_update},
+        {"tasks/result", session_era, Feature::tasks, CacheKind::none, false, &S::method_tasks_result},
+        {"tasks/list", session_era, Feature::tasks, CacheKind::none, false, &S::method_tasks_list},
     };
     for (const Method& method : table)
         if (method.name == name) return &method;
@@ -64,6 +69,7 @@ bool ServerSession::offers(Feature feature) const {
     case Feature::resources: return state_->resources.size() > 0 || state_->templates.size() > 0;
     case Feature::prompts: return state_->prompts.size() > 0;
     case Feature::completions: return !state_->completions.empty();
+    case Feature::tasks: return state_->tasks_offered;
     }
     return false;
 }
@@ -115,8 +121,8 @@ asio::awaitable<json::object> ServerSession::method_discover(jsonrpc::InboundReq
     co_return discover_result();
 }
 
-asio::awaitable<json::object> ServerSession::method_list_tools(jsonrpc::InboundRequest& request, const PeerView&) {
-    co_return list_tools(params_object(request.params), request.origin.get());
+asio::awaitable<json::object> ServerSession::method_list_tools(jsonrpc::InboundRequest& request, const PeerView& peer) {
+    co_return list_tools(params_object(request.params), request.origin.get(), peer.stateless);
 }
 
 asio::awaitable<json::object> ServerSession::method_list_resources(jsonrpc::InboundRequest& request, const PeerView&) {

@@ -93,7 +93,7 @@ asio::awaitable<json::object> ServerSession::method_initialize(jsonrpc::InboundR
     if (auto connection = connection_.lock()) connection->set_allow_batches(versions::allows_batches(version));
 
     json::object result{{"protocolVersion", negotiated_.version},
-                        {"capabilities", state_->capabilities()},
+                        {"capabilities", state_->capabilities(false)},
                         {"serverInfo", state_->info_json}};
     if (state_->options.instructions) result["instructions"] = *state_->options.instructions;
     co_return result;
@@ -146,7 +146,7 @@ asio::awaitable<Reply> ServerSession::handle_stateless(jsonrpc::InboundRequest& 
 
 json::object ServerSession::discover_result() const {
     json::object result{{"supportedVersions", supported_stateless_versions()},
-                        {"capabilities", state_->capabilities()},
+                        {"capabilities", state_->capabilities(true)},
                         {"ttlMs", state_->options.list_cache.ttl_ms},
                         {"cacheScope", state_->options.list_cache.scope}};
     if (state_->options.instructions) result["instructions"] = *state_->options.instructions;
@@ -160,7 +160,7 @@ asio::awaitable<json::object> ServerSession::listen(jsonrpc::InboundRequest& req
         throw Error::invalid_params("Invalid params: \"notifications\" is required: an object such as "
                                     "{\"toolsListChanged\": true}");
     const json::object& filter = filter_value->get_object();
-    json::object capabilities = state_->capabilities();
+    json::object capabilities = state_->capabilities(true);
     auto has = [&](std::string_view feature, std::string_view flag) {
         auto* f = capabilities.if_contains(feature);
         return f && f->is_object() && f->get_object().contains(flag);

@@ -35,6 +35,10 @@ struct ListenSubscription {
     std::set<std::string> resource_uris;
 };
 
+/// The one place where a tool handler's exception becomes an answer; call it inside a catch
+/// block (ServerTools.cpp).
+boost::json::object tool_failure(ServerState& state, const std::string& name, const boost::json::object& arguments);
+
 class ServerSession : public jsonrpc::Dispatcher, public std::enable_shared_from_this<ServerSession> {
 public:
     explicit ServerSession(std::shared_ptr<ServerState> state) : state_(std::move(state)) {}
@@ -61,7 +65,7 @@ public:
 private:
     // The method table (ServerMethods.cpp): one row per method a client may call.
     struct Method;
-    enum class Feature { none, tools, resources, prompts, completions };
+    enum class Feature { none, tools, resources, prompts, completions, tasks };
     enum class CacheKind { none, list, read };
     static const Method* find_method(std::string_view name);
     static bool served_in_session_era(const Method& method);
@@ -92,8 +96,33 @@ private:
                                                                     const PeerView& peer);
     boost::asio::awaitable<boost::json::object> listen(jsonrpc::InboundRequest& request, const PeerView& peer);
 
+    // Tasks (ServerTasks.cpp).
+    /// Whether this tools/call runs as a task; throws when the tool and the request disagree.
+    bool runs_as_task(const ToolEntry& entry, const boost::json::object& params, const PeerView& peer) const;
+    /// Creates the task, starts the handler in the background, and answers with the task.
+    boost::asio::awaitable<boost::json::object> start_task(jsonrpc::InboundRequest& request, const PeerView& peer,
+                                                           const ToolEntry& entry, boost::json::object arguments);
+    boost::asio::awaitable<void> run_task(std::shared_ptr<ServerTask> task, Handler<CallToolResult, ToolCall> handler,
+                                          std::shared_ptr<ToolCall> call,
+                                          std::shared_ptr<SchemaValidator> output_validator, PeerView peer);
+    /// The answers to a task's questions: asked through the session (2025) or awaited from
+    /// tasks/update (2026).
+    boost::asio::awaitable<boost::json::object> gather_task_input(ServerTask& task, const InputRequired& input,
+                                                                  const PeerView& peer);
+    /// The task a tasks/* request names; throws -32021 (2026 without the extension) or -32602.
+    std::shared_ptr<ServerTask> task_for(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_tasks_get(jsonrpc::InboundRequest& request, const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_tasks_update(jsonrpc::InboundRequest& request,
+                                                                    const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_tasks_cancel(jsonrpc::InboundRequest& request,
+                                                                    const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_tasks_result(jsonrpc::InboundRequest& request,
+                                                                    const PeerView& peer);
+    boost::asio::awaitable<boost::json::object> method_tasks_list(jsonrpc::InboundRequest& request, const PeerView& peer);
+
     // Features (ServerFeatures.cpp).
-    boost::json::object list_tools(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;
+    boost::json::object list_tools(const boost::json::object& params, const jsonrpc::MessageOrigin* origin,
+                                   bool stateless) const;
     boost::json::object list_resources(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;
     boost::json::object list_templates(const boost::json::object& params) const;
     boost::json::object list_prompts(const boost::json::object& params, const jsonrpc::MessageOrigin* origin) const;

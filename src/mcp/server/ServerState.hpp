@@ -7,6 +7,7 @@
 
 #include "mcp/server/Server.hpp"
 #include "server/SchemaValidator.hpp"
+#include "server/TaskRegistry.hpp"
 #include "server/UriTemplate.hpp"
 
 #include <boost/asio/thread_pool.hpp>
@@ -50,6 +51,9 @@ private:
 struct ToolEntry {
     Tool tool;
     boost::json::object listed;  ///< the tools/list form, built once
+    boost::json::object listed_stateless;  ///< the same for 2026-07-28 (no execution)
+    TaskSupport task_support = TaskSupport::forbidden;
+    bool input_before_task = false;
     Handler<CallToolResult, ToolCall> handler;
     ImmediateHandler<CallToolResult, ToolCall> immediate;  ///< empty unless it may run inline
     std::shared_ptr<SchemaValidator> input_validator;
@@ -90,6 +94,9 @@ struct ServerState {
     Registry<TemplateEntry> templates;
     Registry<PromptEntry> prompts;
     std::map<std::pair<std::string, std::string>, Handler<Completion, CompletionRequest>> completions;
+    /// Some tool may run as a task; the tasks live here, shared by every session.
+    bool tasks_offered = false;
+    TaskRegistry tasks_running;
     /// Server::require_scopes, by item kind and name.
     std::map<std::pair<ScopedItem, std::string>, std::vector<std::string>, std::less<>> required_scopes;
     /// The scopes an item needs; nullptr for none.
@@ -103,7 +110,8 @@ struct ServerState {
     std::unique_ptr<boost::asio::thread_pool> pool;
 
     /// The capabilities object for initialize and server/discover, from what is registered.
-    boost::json::object capabilities() const;
+    /// The capabilities for initialize (2025 era) or server/discover (`stateless`).
+    boost::json::object capabilities(bool stateless) const;
     void broadcast_list_changed(ListKind kind);
     void broadcast_resource_updated(std::string_view uri);
     void log(std::string_view message) const {

@@ -30,6 +30,23 @@ json::object invalid_arguments(const ToolEntry& entry, const std::string& name, 
     return CallToolResult::error("Invalid arguments for tool " + name + ": " + problem).to_json();
 }
 
+/// Moves the arguments out of the request into `arguments`; returns an error result instead when
+/// they are not an object or fail the schema.
+std::optional<json::object> take_arguments(json::object& params, const ToolEntry& entry, const std::string& name,
+                                           json::object& arguments) {
+    if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
+        if (!a->is_object()) return invalid_arguments(entry, name, arguments, "\"arguments\" must be an object");
+        arguments = std::move(a->get_object());  // the handler owns them now (ToolCall::arguments)
+    }
+    if (entry.input_validator) {
+        if (auto problem = entry.input_validator->validate(arguments))
+            return invalid_arguments(entry, name, arguments, *problem);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 /// The one place where a tool handler's exception becomes an answer. mcp::Error is a protocol
 /// error and propagates; arguments that do not fit a typed tool are answered like arguments that
 /// break its schema; anything else is a tool failure the model reads (isError). `arguments` are
@@ -47,23 +64,6 @@ json::object tool_failure(ServerState& state, const std::string& name, const jso
         return CallToolResult::error(e.what()).to_json();
     }
 }
-
-/// Moves the arguments out of the request into `arguments`; returns an error result instead when
-/// they are not an object or fail the schema.
-std::optional<json::object> take_arguments(json::object& params, const ToolEntry& entry, const std::string& name,
-                                           json::object& arguments) {
-    if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
-        if (!a->is_object()) return invalid_arguments(entry, name, arguments, "\"arguments\" must be an object");
-        arguments = std::move(a->get_object());  // the handler owns them now (ToolCall::arguments)
-    }
-    if (entry.input_validator) {
-        if (auto problem = entry.input_validator->validate(arguments))
-            return invalid_arguments(entry, name, arguments, *problem);
-    }
-    return std::nullopt;
-}
-
-}  // namespace
 
 void ServerSession::check_tool_output(const std::string& name, const SchemaValidator* validator,
                                       const json::object& result) {
@@ -143,8 +143,10 @@ asio::awaitable<json::object> ServerSession::call_tool(jsonrpc::InboundRequest& 
     std::string name = required_string(params, "name");
     const ToolEntry* entry = state_->tools.find(name);
     if (!entry) throw Error::invalid_params("Unknown tool: \"" + name + "\". Call tools/list for the tools this server has.");
+    bool as_task = state_->tasks_offered && runs_as_task(*entry, params, peer);
     json::object arguments;
     if (auto error = take_arguments(params, *entry, name, arguments)) co_return std::move(*error);
+    if (as_task) co_return co_await start_task(request, peer, *entry, std::move(arguments));
     // Copies: the entry may be removed while the handler runs.
     auto handler = entry->handler;
     auto output_validator = entry->output_validator;

@@ -124,7 +124,8 @@ std::optional<HeaderProblem> check_standard_headers(const jsonrpc::Decoded& deco
     std::string_view name_field;
     if (method == "tools/call" || method == "prompts/get") name_field = "name";
     else if (method == "resources/read") name_field = "uri";
-    else if (method.starts_with("tasks/") && method != "tasks/list") name_field = "taskId";
+    // tasks/result and tasks/list name no task (and are gone in 2026-07-28): the engine answers them.
+    else if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") name_field = "taskId";
     if (name_field.empty()) return std::nullopt;
     const json::object* params = single_params(decoded);
     const json::value* name = params ? params->if_contains(name_field) : nullptr;

@@ -1,0 +1,330 @@
+// Tool calls that run as tasks. A call becomes a task when its tool allows it and the client can
+// poll: with 2026-07-28, when the request declares the io.modelcontextprotocol/tasks extension;
+// with 2025-11-25, when the call carries `task`. The handler is the tool's ordinary handler, run
+// in the background with the task's cancellation: its result completes the task, mcp::Error fails
+// it, and its questions (InputRequired) park the task in input_required until the client answers
+// them (2026: tasks/update; 2025: the server asks the client itself, as for any call).
+
+#include "mcp/protocol/ErrorCodes.hpp"
+#include "mcp/protocol/Methods.hpp"
+#include "mcp/protocol/Versions.hpp"
+#include "server/HandlerRunner.hpp"
+#include "server/RequestParams.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include <ctime>
+
+namespace mcp::detail {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view related_task_key = "io.modelcontextprotocol/related-task";
+
+std::string iso_time(std::chrono::system_clock::time_point when) {
+    std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+Error missing_tasks_extension(std::string what) {
+    return Error(mcp::error_code::missing_required_client_capability, std::move(what),
+                 json::object{{"requiredCapabilities",
+                               {{"extensions", {{std::string(tasks_extension), json::object()}}}}}});
+}
+
+bool declares_tasks(const PeerView& peer) {
+    auto* extensions = peer.client_capabilities.if_contains("extensions");
+    return extensions && extensions->is_object() && extensions->get_object().contains(tasks_extension);
+}
+
+/// The task's fields as 2026-07-28 (ttlMs, pollIntervalMs) or 2025-11-25 (ttl, pollInterval) name them.
+json::object task_fields(const ServerTask& task) {
+    json::object fields{{"taskId", task.id},
+                        {"status", to_string(task.status)},
+                        {"createdAt", iso_time(task.created_at)},
+                        {"lastUpdatedAt", iso_time(task.last_updated_at)}};
+    if (!task.status_message.empty()) fields["statusMessage"] = task.status_message;
+    json::value ttl = task.ttl_ms ? json::value(*task.ttl_ms) : json::value(nullptr);
+    fields[task.stateless ? "ttlMs" : "ttl"] = ttl;
+    fields[task.stateless ? "pollIntervalMs" : "pollInterval"] = task.poll_interval_ms;
+    return fields;
+}
+
+/// The caller's identity when it came with a verified token: a task is only its maker's.
+std::string owner_of(const jsonrpc::InboundRequest& request) {
+    const auth::AccessToken* token = auth::access_token_of(request.origin.get());
+    if (!token) return {};
+    return token->issuer + " " + (token->subject.empty() ? token->client_id : token->subject);
+}
+
+}  // namespace
+
+bool ServerSession::runs_as_task(const ToolEntry& entry, const json::object& params, const PeerView& peer) const {
+    if (peer.stateless) {
+        bool declared = declares_tasks(peer);
+        if (entry.task_support == TaskSupport::required && !declared)
+            throw missing_tasks_extension("Tool " + entry.tool.name + " runs only as a task: declare the " +
+                                          std::string(tasks_extension) + " extension in the request's client capabilities");
+        if (!declared || entry.task_support == TaskSupport::forbidden) return false;
+        // Questions first, then the task: a call without answers is an ordinary (multi-round) call.
+        if (entry.input_before_task && !params.contains("inputResponses")) return false;
+        return true;
+    }
+    auto* task = params.if_contains("task");
+    bool asked = task && task->is_object();
+    if (entry.task_support == TaskSupport::required && !asked)
+        throw Error(jsonrpc::error_code::method_not_found,
+                    "Tool " + entry.tool.name + " runs only as a task: send params.task (e.g. {\"ttl\": 60000})");
+    if (asked && entry.task_support == TaskSupport::forbidden)
+        throw Error(jsonrpc::error_code::method_not_found, "Tool " + entry.tool.name + " does not run as a task");
+    return asked;
+}
+
+asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest& request, const PeerView& peer,
+                                                        const ToolEntry& entry, json::object arguments) {
+    const json::object& params = params_object(request.params);
+    std::optional<std::int64_t> ttl = state_->options.task_ttl.count();
+    if (!peer.stateless)
+        if (auto* asked = params.at("task").get_object().if_contains("ttl"); asked && asked->is_int64() && asked->get_int64() > 0)
+            ttl = std::min(*ttl, asked->get_int64());
+    auto executor = co_await asio::this_coro::executor;
+    auto task = state_->tasks_running.create(executor, peer.stateless, ttl, state_->options.task_poll_interval.count());
+    task->owner = owner_of(request);
+    task->params = params;
+    if (!peer.stateless) task->session = weak_from_this();
+
+    auto call = make_context<ToolCall>(request, peer);
+    call->name = entry.tool.name;
+    call->arguments = std::move(arguments);
+    call->task_id_ = task->id;
+    // The task outlives the request: its own params, and its own cancellation.
+    call->params_ = &task->params;
+    call->cancellation_ = task->cancellation.token();
+    if (peer.stateless) call->progress_token_ = nullptr;  // no progress for 2026 tasks
+    asio::co_spawn(executor, run_task(task, entry.handler, call, entry.output_validator, peer), asio::detached);
+
+    json::object created = task_fields(*task);
+    if (peer.stateless) {
+        created["resultType"] = "task";
+        co_return created;
+    }
+    co_return json::object{{"task", std::move(created)}};
+}
+
+asio::awaitable<void> ServerSession::run_task(std::shared_ptr<ServerTask> task, Handler<CallToolResult, ToolCall> handler,
+                                              std::shared_ptr<ToolCall> call,
+                                              std::shared_ptr<SchemaValidator> output_validator, PeerView peer) {
+    auto self = shared_from_this();
+    // The context points at the peer it was made with; this copy lives as long as the task runs.
+    call->client_capabilities_ = &peer.client_capabilities;
+    call->client_info_ = &peer.client_info;
+    for (int round = 0;; ++round) {
+        Outcome<CallToolResult> outcome;
+        json::object failure;
+        std::optional<Error> protocol_error;
+        try {
+            outcome = co_await handler(*call);
+        } catch (const Error& e) {
+            protocol_error = e;
+        } catch (const std::exception&) {
+            failure = tool_failure(*state_, call->name, call->arguments);
+        }
+        if (is_terminal(task->status)) co_return;  // cancelled meanwhile: the answer is not wanted
+        if (protocol_error) {
+            task->error = json::object{{"code", protocol_error->code()}, {"message", protocol_error->what()}};
+            if (!protocol_error->data().is_null()) task->error["data"] = protocol_error->data();
+            task->set_status(TaskStatus::failed, protocol_error->what());
+            co_return;
+        }
+        auto* result = std::get_if<CallToolResult>(&outcome);
+        if (result || !failure.empty()) {
+            json::object answer = result ? to_result_json(std::move(*result)) : std::move(failure);
+            try {
+                check_tool_output(call->name, output_validator.get(), answer);
+            } catch (const Error& e) {
+                task->error = json::object{{"code", e.code()}, {"message", e.what()}};
+                task->set_status(TaskStatus::failed, e.what());
+                co_return;
+            }
+            auto* is_error = answer.if_contains("isError");
+            bool tool_error = is_error && is_error->is_bool() && is_error->get_bool();
+            task->result = std::move(answer);
+            // A tool error is a finished call in 2026-07-28, a failed task in 2025-11-25.
+            task->set_status(tool_error && !task->stateless ? TaskStatus::failed : TaskStatus::completed);
+            co_return;
+        }
+        auto& input = std::get<InputRequired>(outcome);
+        if (round + 1 >= state_->options.max_input_rounds) {
+            task->error = json::object{{"code", jsonrpc::error_code::internal_error},
+                                       {"message", "The tool asked for input more than " +
+                                                       std::to_string(state_->options.max_input_rounds) + " times"}};
+            task->set_status(TaskStatus::failed, "Too many questions");
+            co_return;
+        }
+        json::object answers;
+        try {
+            answers = co_await gather_task_input(*task, input, peer);
+        } catch (const Error& e) {
+            if (is_terminal(task->status)) co_return;
+            task->error = json::object{{"code", e.code()}, {"message", e.what()}};
+            task->set_status(TaskStatus::failed, e.what());
+            co_return;
+        }
+        if (is_terminal(task->status)) co_return;
+        call->input_responses_ = std::move(answers);
+        call->request_state_ = input.request_state;
+        task->set_status(TaskStatus::working);
+    }
+}
+
+asio::awaitable<json::object> ServerSession::gather_task_input(ServerTask& task, const InputRequired& input,
+                                                               const PeerView& peer) {
+    for (const auto& [key, input_request] : input.input_requests) {
+        std::string_view method;
+        if (auto* m = input_request.get_object().if_contains("method"); m && m->is_string()) method = m->get_string();
+        std::string_view capability = capability_for(method);
+        if (capability.empty() || !peer.client_capabilities.contains(capability))
+            throw Error(mcp::error_code::missing_required_client_capability,
+                        "The task needs the client's " + std::string(capability.empty() ? method : capability) +
+                            " capability, which the request did not declare");
+    }
+    if (!task.stateless) {
+        // 2025: ask the client through the session, as for any call, tagged with the task.
+        auto session = task.session.lock();
+        if (!session) throw Error::internal("The session that started the task has ended");
+        task.set_status(TaskStatus::input_required);
+        json::object tagged;
+        for (const auto& [key, input_request] : input.input_requests) {
+            json::object copy = input_request.get_object();
+            json::value& params = copy["params"];
+            if (!params.is_object()) params.emplace_object();
+            params.get_object()["_meta"].emplace_object()[related_task_key] = json::object{{"taskId", task.id}};
+            tagged[key] = std::move(copy);
+        }
+        jsonrpc::InboundRequest unrelated;
+        unrelated.cancellation = task.cancellation.token();
+        co_return co_await session->fulfil_input_requests(tagged, unrelated, peer);
+    }
+    // 2026: park until tasks/update has answered every question. Keys are never reused in a task.
+    task.input_requests.clear();
+    task.input_responses.clear();
+    task.handler_key.clear();
+    for (const auto& [key, input_request] : input.input_requests) {
+        std::string shown(key);
+        for (int n = 2; task.keys_used.contains(shown); ++n) shown = std::string(key) + "~" + std::to_string(n);
+        task.keys_used.insert(shown);
+        task.handler_key[shown] = std::string(key);
+        task.input_requests[shown] = input_request;
+    }
+    task.set_status(TaskStatus::input_required);
+    while (!task.input_requests.empty() && !is_terminal(task.status)) {
+        task.wake->expires_at(asio::steady_timer::time_point::max());
+        co_await task.wake->async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    json::object answers;
+    for (const auto& [shown, answer] : task.input_responses) answers[task.handler_key[std::string(shown)]] = answer;
+    task.input_responses.clear();
+    co_return answers;
+}
+
+// ---- tasks/* ----
+
+std::shared_ptr<ServerTask> ServerSession::task_for(jsonrpc::InboundRequest& request, const PeerView& peer) {
+    if (peer.stateless && !declares_tasks(peer))
+        throw missing_tasks_extension(request.method + " needs the " + std::string(tasks_extension) +
+                                      " extension declared in the request's client capabilities");
+    const json::object& params = params_object(request.params);
+    std::string id = required_string(params, "taskId");
+    auto task = state_->tasks_running.find(id);
+    // Another caller's task does not exist for this one.
+    if (!task || task->stateless != peer.stateless || task->owner != owner_of(request))
+        throw Error::invalid_params("Failed to retrieve task: Task not found (" + id + ")");
+    return task;
+}
+
+asio::awaitable<json::object> ServerSession::method_tasks_get(jsonrpc::InboundRequest& request, const PeerView& peer) {
+    auto task = task_for(request, peer);
+    json::object answer = task_fields(*task);
+    if (peer.stateless) {
+        if (task->status == TaskStatus::input_required && !task->input_requests.empty())
+            answer["inputRequests"] = task->input_requests;
+        if (task->status == TaskStatus::completed) answer["result"] = task->result;
+        if (task->status == TaskStatus::failed) answer["error"] = task->error;
+    }
+    co_return answer;
+}
+
+asio::awaitable<json::object> ServerSession::method_tasks_update(jsonrpc::InboundRequest& request,
+                                                                 const PeerView& peer) {
+    auto task = task_for(request, peer);
+    const json::object& params = params_object(request.params);
+    auto* responses = params.if_contains("inputResponses");
+    if (!responses || !responses->is_object())
+        throw Error::invalid_params("Invalid params: \"inputResponses\" must be an object keyed by input request");
+    // Answers to questions not outstanding (never asked, answered already) are ignored.
+    for (const auto& [key, answer] : responses->get_object()) {
+        if (!task->input_requests.contains(key)) continue;
+        task->input_requests.erase(key);
+        task->input_responses[key] = answer;
+    }
+    task->touch();
+    if (task->input_requests.empty() && task->status == TaskStatus::input_required) task->wake->cancel();
+    co_return json::object();
+}
+
+asio::awaitable<json::object> ServerSession::method_tasks_cancel(jsonrpc::InboundRequest& request,
+                                                                 const PeerView& peer) {
+    auto task = task_for(request, peer);
+    if (is_terminal(task->status)) {
+        // 2026: cancelling a finished task is acknowledged; 2025 says it is an error.
+        if (peer.stateless) co_return json::object();
+        throw Error::invalid_params("Cannot cancel task: already in terminal status '" +
+                                    std::string(to_string(task->status)) + "'");
+    }
+    task->cancellation.cancel("the client cancelled the task");
+    task->set_status(TaskStatus::cancelled, "Cancelled by the client");
+    if (peer.stateless) co_return json::object();
+    co_return task_fields(*task);
+}
+
+asio::awaitable<json::object> ServerSession::method_tasks_result(jsonrpc::InboundRequest& request,
+                                                                 const PeerView& peer) {
+    auto task = task_for(request, peer);
+    while (!is_terminal(task->status) && !request.cancellation.cancelled()) {
+        auto executor = co_await asio::this_coro::executor;
+        auto wait = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
+        task->waiting_for_end.push_back(wait);
+        auto callback = request.cancellation.on_cancel([wait] { wait->cancel(); });
+        co_await wait->async_wait(asio::as_tuple(asio::use_awaitable));
+        request.cancellation.forget(callback);
+    }
+    if (task->status == TaskStatus::cancelled) throw Error::invalid_params("Task " + task->id + " was cancelled");
+    if (!task->error.empty()) {
+        auto* data = task->error.if_contains("data");
+        throw Error(static_cast<int>(task->error.at("code").to_number<std::int64_t>()),
+                    std::string(task->error.at("message").get_string()), data ? *data : json::value(nullptr));
+    }
+    json::object result = task->result;
+    json::value& meta = result["_meta"];
+    if (!meta.is_object()) meta.emplace_object();
+    meta.get_object()[related_task_key] = json::object{{"taskId", task->id}};
+    co_return result;
+}
+
+asio::awaitable<json::object> ServerSession::method_tasks_list(jsonrpc::InboundRequest& request, const PeerView&) {
+    json::array tasks;
+    std::string owner = owner_of(request);
+    for (const auto& task : state_->tasks_running.of_session(this))
+        if (task->owner == owner) tasks.push_back(task_fields(*task));
+    co_return json::object{{"tasks", std::move(tasks)}};
+}
+
+}  // namespace mcp::detail
