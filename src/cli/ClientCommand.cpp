@@ -137,6 +137,14 @@ asio::awaitable<void> run_verb(mcp::Client& client, const ClientArguments& argum
         options.on_progress = [](double progress, std::optional<double> total, const std::string& message) {
             print_progress(progress, total, message);
         };
+        // A call the server runs as a task: say what it is doing while it is polled.
+        std::string last_status;
+        options.on_task = [&last_status](const mcp::TaskUpdate& update) {
+            std::string line = update.status + (update.message.empty() ? "" : ": " + update.message);
+            if (line == last_status) return;
+            last_status = line;
+            std::fprintf(stderr, "task %s: %s\n", update.task_id.c_str(), line.c_str());
+        };
         mcp::CallToolResult result = co_await client.call_tool(args[0], std::move(tool_arguments), options);
         finish_progress();
         print(result.to_json());
@@ -275,6 +283,7 @@ int run_client(const ClientArguments& arguments) {
             options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
                 co_return json::object{{"action", "decline"}};
             };
+            options.tasks = true;  // long tools may run as tasks; call follows them to the end
             mcp::Client client(options);
             co_await client.connect(chosen);
             co_await run_verb(client, arguments);

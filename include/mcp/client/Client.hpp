@@ -64,8 +64,21 @@ struct ClientOptions {
     std::function<void(std::string_view method, const boost::json::value& params)> on_notification;
     /// How many input_required rounds one call may take before failing (2026-07-28).
     int max_input_rounds = 8;
+    /// Let tool calls run as tasks where the server allows it (a long call then survives as a
+    /// task the client polls): declares the io.modelcontextprotocol/tasks extension (2026-07-28),
+    /// or asks for a task when calling a tool whose taskSupport is optional or required
+    /// (2025-11-25, as learnt from list_tools). call_tool follows the task to its end and answers
+    /// its questions with the handlers above, so callers see an ordinary result.
+    bool tasks = false;
     /// Where the client reports what it ignored (e.g. a tool it cannot call). Default: nothing.
     std::function<void(std::string_view)> log;
+};
+
+/// A task's progress, as call_tool sees it while it polls.
+struct TaskUpdate {
+    std::string task_id;
+    std::string status;  ///< working, input_required, completed, failed, cancelled
+    std::string message;
 };
 
 struct RequestOptions {
@@ -75,6 +88,9 @@ struct RequestOptions {
     std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
     /// Each progress notification restarts the timeout.
     bool reset_timeout_on_progress = true;
+    /// When the call runs as a task (ClientOptions::tasks): each status it is seen in. The timeout
+    /// applies to each poll, not to the task; cancelling the call cancels the task.
+    std::function<void(const TaskUpdate&)> on_task;
 };
 
 class Client {
@@ -141,6 +157,8 @@ public:
 
 private:
     boost::asio::awaitable<std::vector<boost::json::object>> list_all(std::string_view method, std::string_view key);
+    /// Polls a task the server created for a call until it ends; its result (ClientTasks.cpp).
+    boost::asio::awaitable<boost::json::object> follow_task(boost::json::object created, const RequestOptions& options);
     std::shared_ptr<detail::ClientSession> session_;
 };
 

@@ -213,6 +213,9 @@ asio::awaitable<std::vector<Tool>> Client::list_tools() {
     std::vector<Tool> tools;
     for (const auto& item : co_await list_all(methods::tools_list, "tools")) {
         Tool tool = Tool::from_json(item);
+        session_->tools_listed = true;
+        if (auto* support = tool.execution.if_contains("taskSupport"); support && support->is_string())
+            session_->tool_task_support[tool.name] = std::string(support->get_string());
         // SEP-2243: a tool whose x-mcp-header annotations are unusable must not be offered.
         if (auto problem = header_annotation_problem(tool.input_schema)) {
             if (session_->options.log) session_->options.log("ignored tool " + tool.name + ": " + *problem);
@@ -226,7 +229,19 @@ asio::awaitable<std::vector<Tool>> Client::list_tools() {
 asio::awaitable<CallToolResult> Client::call_tool(std::string_view name, json::object arguments, RequestOptions options) {
     // (Params are built before co_await: g++ 12 miscompiles initializer lists inside co_await.)
     json::object params{{"name", name}, {"arguments", std::move(arguments)}};
+    // 2025-11-25: a task is asked for, per call, for tools that may run as one.
+    if (session_->options.tasks && !session_->stateless && session_->server_does_task_calls()) {
+        // Which tools may run as tasks is in tools/list: read it once if the caller has not.
+        if (!session_->tools_listed) co_await list_tools();
+        auto support = session_->tool_task_support.find(std::string(name));
+        if (support != session_->tool_task_support.end() && support->second != "forbidden")
+            params["task"] = json::object();
+    }
+    RequestOptions poll_options = options;
     json::object result = co_await request(methods::tools_call, std::move(params), std::move(options));
+    bool created = session_->stateless ? result.contains("resultType") && result.at("resultType") == "task"
+                                       : result.contains("task") && result.at("task").is_object();
+    if (created) result = co_await follow_task(std::move(result), poll_options);
     co_return CallToolResult::from_json(result);
 }
 

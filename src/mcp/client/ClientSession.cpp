@@ -13,8 +13,19 @@ json::object ClientSession::capabilities() const {
     if (options.on_sampling) caps["sampling"] = json::object();
     if (options.on_elicitation) caps["elicitation"] = json::object{{"form", json::object()}, {"url", json::object()}};
     if (options.roots) caps["roots"] = json::object{{"listChanged", true}};
+    // 2026-07-28 declares the tasks extension with every request (2025's task calls need no
+    // client capability: the client only asks for tasks, it does not run them).
+    if (options.tasks && stateless)
+        caps["extensions"] = json::object{{"io.modelcontextprotocol/tasks", json::object()}};
     for (const auto& [key, value] : options.capabilities) caps[key] = value;
     return caps;
+}
+
+bool ClientSession::server_does_task_calls() const {
+    auto* tasks = server_capabilities.if_contains("tasks");
+    auto* requests = tasks && tasks->is_object() ? tasks->get_object().if_contains("requests") : nullptr;
+    auto* tools = requests && requests->is_object() ? requests->get_object().if_contains("tools") : nullptr;
+    return tools && tools->is_object() && tools->get_object().contains("call");
 }
 
 struct ClientSession::Method {

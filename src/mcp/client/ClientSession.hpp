@@ -39,6 +39,11 @@ public:
     Implementation server_info;
     std::optional<std::string> instructions;
     std::unordered_map<std::int64_t, ProgressListener> progress_listeners;
+    /// 2025-11-25: each tool's execution.taskSupport, from list_tools.
+    std::unordered_map<std::string, std::string> tool_task_support;
+    bool tools_listed = false;
+    /// 2025-11-25: the server takes task-augmented tools/call.
+    bool server_does_task_calls() const;
     std::int64_t next_progress_token = 1;
 
 private:

@@ -109,9 +109,10 @@ asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest&
     call->params_ = &task->params;
     call->cancellation_ = task->cancellation.token();
     if (peer.stateless) call->progress_token_ = nullptr;  // no progress for 2026 tasks
+    // The answer shows the task as created (working), whatever the handler does first.
+    json::object created = task_fields(*task);
     asio::co_spawn(executor, run_task(task, entry.handler, call, entry.output_validator, peer), asio::detached);
 
-    json::object created = task_fields(*task);
     if (peer.stateless) {
         created["resultType"] = "task";
         co_return created;

@@ -98,6 +98,7 @@ void add_modern_headers(boost::beast::http::request<boost::beast::http::string_b
     if (!params) return;
     std::string_view name_field = method == "resources/read" ? "uri"
                                   : (method == "tools/call" || method == "prompts/get") ? "name"
+                                  : (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") ? "taskId"
                                   : std::string_view();
     if (name_field.empty()) return;
     auto* name = params->if_contains(name_field);
