@@ -73,7 +73,8 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     if (arguments.store.starts_with("redis://")) {
         try {
             options.store = mcp::make_redis_session_store(arguments.store);
-        } catch (const mcp::SessionStoreError& e) {
+            server.set_task_store(mcp::make_redis_task_store(arguments.store));  // tasks seen by every instance
+        } catch (const std::exception& e) {
             std::fprintf(stderr, "mcpkit everything: --store: %s\n", e.what());
             return 1;
         }

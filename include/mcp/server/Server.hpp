@@ -21,6 +21,7 @@
 #include "mcp/server/Handler.hpp"
 #include "mcp/server/RequestContext.hpp"
 #include "mcp/server/TypedHandlers.hpp"
+#include "mcp/store/TaskStore.hpp"
 #include "mcp/transport/StreamTransport.hpp"
 #include "mcp/transport/Transport.hpp"
 
@@ -188,6 +189,11 @@ public:
 
     /// The registered tool called `name`, or nullptr. Valid until tools change; use on the server's thread.
     const Tool* find_tool(std::string_view name) const;
+
+    /// Shares the tasks with other instances through `store` (the same Redis as the session
+    /// store): a task started on one instance can be polled, answered and cancelled through any.
+    /// Call before serving.
+    Server& set_task_store(std::shared_ptr<TaskStore> store);
 
     /// Over HTTP behind an authorization server (StreamableHttpServerOptions::authorization), a
     /// request for this tool, prompt or resource (by URI) needs these scopes besides those every

@@ -193,6 +193,11 @@ const Tool* Server::find_tool(std::string_view name) const {
     return entry ? &entry->tool : nullptr;
 }
 
+Server& Server::set_task_store(std::shared_ptr<TaskStore> store) {
+    state_->task_store = std::move(store);
+    return *this;
+}
+
 Server& Server::require_scopes(ScopedItem item, std::string name, std::vector<std::string> scopes) {
     bool known = item == ScopedItem::tool     ? state_->tools.find(name) != nullptr
                  : item == ScopedItem::prompt ? state_->prompts.find(name) != nullptr

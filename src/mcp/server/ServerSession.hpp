@@ -109,6 +109,9 @@ private:
     /// tasks/update (2026).
     boost::asio::awaitable<boost::json::object> gather_task_input(ServerTask& task, const InputRequired& input,
                                                                   const PeerView& peer);
+    /// Picks up the answers and cancel requests other instances leave in the shared store.
+    boost::asio::awaitable<void> watch_shared_requests(std::shared_ptr<ServerTask> task,
+                                                       std::shared_ptr<TaskStore> store);
     /// The task a tasks/* request names; throws -32021 (2026 without the extension) or -32602.
     std::shared_ptr<ServerTask> task_for(jsonrpc::InboundRequest& request, const PeerView& peer);
     boost::asio::awaitable<boost::json::object> method_tasks_get(jsonrpc::InboundRequest& request, const PeerView& peer);

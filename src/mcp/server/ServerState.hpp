@@ -7,6 +7,7 @@
 
 #include "mcp/server/Server.hpp"
 #include "server/SchemaValidator.hpp"
+#include "mcp/store/TaskStore.hpp"
 #include "server/TaskRegistry.hpp"
 #include "server/UriTemplate.hpp"
 
@@ -97,6 +98,8 @@ struct ServerState {
     /// Some tool may run as a task; the tasks live here, shared by every session.
     bool tasks_offered = false;
     TaskRegistry tasks_running;
+    /// Where other instances see the tasks (Server::set_task_store); none for a lone server.
+    std::shared_ptr<TaskStore> task_store;
     /// Server::require_scopes, by item kind and name.
     std::map<std::pair<ScopedItem, std::string>, std::vector<std::string>, std::less<>> required_scopes;
     /// The scopes an item needs; nullptr for none.

@@ -14,6 +14,9 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <ctime>
 
@@ -47,6 +50,7 @@ bool declares_tasks(const PeerView& peer) {
 
 /// The task's fields as 2026-07-28 (ttlMs, pollIntervalMs) or 2025-11-25 (ttl, pollInterval) name them.
 json::object task_fields(const ServerTask& task) {
+    if (task.remote_fields) return *task.remote_fields;
     json::object fields{{"taskId", task.id},
                         {"status", to_string(task.status)},
                         {"createdAt", iso_time(task.created_at)},
@@ -56,6 +60,40 @@ json::object task_fields(const ServerTask& task) {
     fields[task.stateless ? "ttlMs" : "ttl"] = ttl;
     fields[task.stateless ? "pollIntervalMs" : "pollInterval"] = task.poll_interval_ms;
     return fields;
+}
+
+/// What other instances read of a task in the shared store.
+json::object snapshot_of(const ServerTask& task) {
+    json::object snapshot{{"stateless", task.stateless}, {"owner", task.owner}, {"fields", task_fields(task)}};
+    if (!task.input_requests.empty()) snapshot["inputRequests"] = task.input_requests;
+    if (!task.result.empty()) snapshot["result"] = task.result;
+    if (!task.error.empty()) snapshot["error"] = task.error;
+    return snapshot;
+}
+
+/// A task another instance runs, from its snapshot; nothing if the snapshot is unreadable.
+std::shared_ptr<ServerTask> task_from_snapshot(const std::string& id, std::string_view text) {
+    boost::system::error_code ec;
+    json::value value = json::parse(text, ec);
+    if (ec || !value.is_object()) return nullptr;
+    const json::object& snapshot = value.get_object();
+    auto* fields = snapshot.if_contains("fields");
+    if (!fields || !fields->is_object()) return nullptr;
+    auto task = std::make_shared<ServerTask>();
+    task->id = id;
+    task->remote_fields = fields->get_object();
+    auto text_of = [](const json::object& object, std::string_view key) {
+        auto* v = object.if_contains(key);
+        return v && v->is_string() ? std::string(v->get_string()) : std::string();
+    };
+    task->status = task_status_from(text_of(*task->remote_fields, "status")).value_or(TaskStatus::working);
+    task->status_message = text_of(*task->remote_fields, "statusMessage");
+    task->stateless = snapshot.contains("stateless") && snapshot.at("stateless").is_bool() && snapshot.at("stateless").get_bool();
+    task->owner = text_of(snapshot, "owner");
+    if (auto* v = snapshot.if_contains("inputRequests"); v && v->is_object()) task->input_requests = v->get_object();
+    if (auto* v = snapshot.if_contains("result"); v && v->is_object()) task->result = v->get_object();
+    if (auto* v = snapshot.if_contains("error"); v && v->is_object()) task->error = v->get_object();
+    return task;
 }
 
 /// The caller's identity when it came with a verified token: a task is only its maker's.
@@ -100,6 +138,20 @@ asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest&
     task->owner = owner_of(request);
     task->params = params;
     if (!peer.stateless) task->session = weak_from_this();
+    if (auto store = state_->task_store) {
+        // Published at each change, and before the answer: another instance may be asked next.
+        std::weak_ptr<ServerState> state = state_;
+        std::chrono::milliseconds keep(ttl.value_or(24 * 3600 * 1000));
+        task->on_change = [store, state, keep](const ServerTask& changed) {
+            try {
+                store->save(changed.id, json::serialize(snapshot_of(changed)), keep);
+            } catch (const std::exception& e) {
+                if (auto alive = state.lock()) alive->log(std::string("cannot publish task ") + changed.id + ": " + e.what());
+            }
+        };
+        task->on_change(*task);
+        asio::co_spawn(executor, watch_shared_requests(task, store), asio::detached);
+    }
 
     auto call = make_context<ToolCall>(request, peer);
     call->name = entry.tool.name;
@@ -236,6 +288,32 @@ asio::awaitable<json::object> ServerSession::gather_task_input(ServerTask& task,
     co_return answers;
 }
 
+asio::awaitable<void> ServerSession::watch_shared_requests(std::shared_ptr<ServerTask> task,
+                                                          std::shared_ptr<TaskStore> store) {
+    auto self = shared_from_this();
+    asio::steady_timer wait(co_await asio::this_coro::executor);
+    while (!is_terminal(task->status)) {
+        wait.expires_after(std::chrono::milliseconds(250));
+        co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
+        if (is_terminal(task->status)) break;
+        try {
+            if (store->cancel_requested(task->id)) {
+                task->cancellation.cancel("cancelled through another instance");
+                task->set_status(TaskStatus::cancelled, "Cancelled by the client");
+                break;
+            }
+            if (task->status != TaskStatus::input_required) continue;
+            for (const auto& text : store->take_answers(task->id)) {
+                boost::system::error_code ec;
+                json::value answers = json::parse(text, ec);
+                if (!ec && answers.is_object()) task->apply_answers(answers.get_object());
+            }
+        } catch (const std::exception& e) {
+            state_->log(std::string("cannot read requests for task ") + task->id + ": " + e.what());
+        }
+    }
+}
+
 // ---- tasks/* ----
 
 std::shared_ptr<ServerTask> ServerSession::task_for(jsonrpc::InboundRequest& request, const PeerView& peer) {
@@ -245,6 +323,15 @@ std::shared_ptr<ServerTask> ServerSession::task_for(jsonrpc::InboundRequest& req
     const json::object& params = params_object(request.params);
     std::string id = required_string(params, "taskId");
     auto task = state_->tasks_running.find(id);
+    if (!task && state_->task_store) {
+        std::optional<std::string> snapshot;
+        try {
+            snapshot = state_->task_store->load(id);
+        } catch (const std::exception& e) {
+            throw Error::internal(std::string("The task store cannot be reached: ") + e.what());
+        }
+        if (snapshot) task = task_from_snapshot(id, *snapshot);
+    }
     // Another caller's task does not exist for this one.
     if (!task || task->stateless != peer.stateless || task->owner != owner_of(request))
         throw Error::invalid_params("Failed to retrieve task: Task not found (" + id + ")");
@@ -271,13 +358,15 @@ asio::awaitable<json::object> ServerSession::method_tasks_update(jsonrpc::Inboun
     if (!responses || !responses->is_object())
         throw Error::invalid_params("Invalid params: \"inputResponses\" must be an object keyed by input request");
     // Answers to questions not outstanding (never asked, answered already) are ignored.
-    for (const auto& [key, answer] : responses->get_object()) {
-        if (!task->input_requests.contains(key)) continue;
-        task->input_requests.erase(key);
-        task->input_responses[key] = answer;
+    if (!task->remote_fields) {
+        task->apply_answers(responses->get_object());
+        co_return json::object();
     }
-    task->touch();
-    if (task->input_requests.empty() && task->status == TaskStatus::input_required) task->wake->cancel();
+    // Another instance runs it: the answers wait for it in the store.
+    json::object outstanding;
+    for (const auto& [key, answer] : responses->get_object())
+        if (task->input_requests.contains(key)) outstanding[key] = answer;
+    if (!outstanding.empty()) state_->task_store->add_answers(task->id, json::serialize(outstanding));
     co_return json::object();
 }
 
@@ -290,6 +379,14 @@ asio::awaitable<json::object> ServerSession::method_tasks_cancel(jsonrpc::Inboun
         throw Error::invalid_params("Cannot cancel task: already in terminal status '" +
                                     std::string(to_string(task->status)) + "'");
     }
+    if (task->remote_fields) {
+        // Another instance runs it: it stops within a quarter of a second.
+        state_->task_store->request_cancel(task->id);
+        if (peer.stateless) co_return json::object();
+        json::object fields = *task->remote_fields;
+        fields["status"] = "cancelled";
+        co_return fields;
+    }
     task->cancellation.cancel("the client cancelled the task");
     task->set_status(TaskStatus::cancelled, "Cancelled by the client");
     if (peer.stateless) co_return json::object();
@@ -299,6 +396,12 @@ asio::awaitable<json::object> ServerSession::method_tasks_cancel(jsonrpc::Inboun
 asio::awaitable<json::object> ServerSession::method_tasks_result(jsonrpc::InboundRequest& request,
                                                                  const PeerView& peer) {
     auto task = task_for(request, peer);
+    while (task->remote_fields && !is_terminal(task->status) && !request.cancellation.cancelled()) {
+        // Another instance runs it: follow its published state.
+        asio::steady_timer wait(co_await asio::this_coro::executor, std::chrono::milliseconds(250));
+        co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
+        task = task_for(request, peer);
+    }
     while (!is_terminal(task->status) && !request.cancellation.cancelled()) {
         auto executor = co_await asio::this_coro::executor;
         auto wait = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());

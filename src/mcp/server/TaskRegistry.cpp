@@ -18,6 +18,27 @@ std::string_view to_string(TaskStatus status) {
     return "working";
 }
 
+std::optional<TaskStatus> task_status_from(std::string_view text) {
+    for (TaskStatus status : {TaskStatus::working, TaskStatus::input_required, TaskStatus::completed,
+                              TaskStatus::failed, TaskStatus::cancelled})
+        if (to_string(status) == text) return status;
+    return std::nullopt;
+}
+
+bool ServerTask::apply_answers(const boost::json::object& answers) {
+    bool answered = false;
+    for (const auto& [key, answer] : answers) {
+        if (!input_requests.contains(key)) continue;
+        input_requests.erase(key);
+        input_responses[key] = answer;
+        answered = true;
+    }
+    if (answered) touch();
+    bool last = input_requests.empty() && status == TaskStatus::input_required;
+    if (last && wake) wake->cancel();
+    return last;
+}
+
 void ServerTask::set_status(TaskStatus next, std::string message) {
     status = next;
     status_message = std::move(message);

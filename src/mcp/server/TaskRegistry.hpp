@@ -13,6 +13,7 @@
 #include <boost/json/object.hpp>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -62,11 +63,23 @@ struct ServerTask {
     std::string owner;
     /// What the handler's context points at, kept alive for the task's life.
     boost::json::object params;
+    /// Called after each change (publishes the task to the shared store, if any).
+    std::function<void(const ServerTask&)> on_change;
+    /// A task another instance runs, as read from the shared store: its fields as published.
+    std::optional<boost::json::object> remote_fields;
 
-    void touch() { last_updated_at = std::chrono::system_clock::now(); }
+    void touch() {
+        last_updated_at = std::chrono::system_clock::now();
+        if (on_change) on_change(*this);
+    }
     /// Moves to a new status and wakes whoever waits.
     void set_status(TaskStatus next, std::string message = {});
+    /// Takes the answers to questions still outstanding (others are ignored); true if that was
+    /// the last of them.
+    bool apply_answers(const boost::json::object& answers);
 };
+
+std::optional<TaskStatus> task_status_from(std::string_view text);
 
 class TaskRegistry {
 public:
