@@ -89,7 +89,16 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
                 until_the_end.timeout = std::chrono::milliseconds::zero();
                 until_the_end.cancellation = options.cancellation;
                 json::object result_params{{"taskId", id}};
-                co_return co_await request("tasks/result", std::move(result_params), until_the_end);
+                std::exception_ptr failure;
+                try {
+                    co_return co_await request("tasks/result", std::move(result_params), until_the_end);
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+                // Cancelling the call while it waits for the result cancels the task too.
+                if (!options.cancellation.cancelled()) std::rethrow_exception(failure);
+                co_await cancel_task();
+                throw Error(jsonrpc::error_code::request_cancelled, "The call was cancelled, and its task " + id + " with it");
             }
             continue;
         }
