@@ -93,6 +93,17 @@ describe('mcpkit everything behind oauth2-mock-server: every bad token gets the 
     assert.ok(answer.session);
   });
 
+  test("another user's token cannot use a session: it does not exist for them", async () => {
+    const alice = await post(server.url, `Bearer ${await token({ sub: 'alice' })}`);
+    assert.equal(alice.status, 200, alice.text);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const headers = { 'Mcp-Session-Id': alice.session, 'MCP-Protocol-Version': '2025-11-25' };
+    const bob = await post(server.url, `Bearer ${await token({ sub: 'bob' })}`, list, headers);
+    assert.equal(bob.status, 404, bob.text);
+    const again = await post(server.url, `Bearer ${await token({ sub: 'alice' })}`, list, headers);
+    assert.equal(again.status, 200, again.text);
+  });
+
   test('a key the issuer adds later is fetched when a token names it (before any made-up key id)', async () => {
     const added = await issuer.issuer.keys.generate('RS256');
     const answer = await post(server.url, `Bearer ${await token({}, { kid: added.kid })}`);

@@ -70,8 +70,6 @@ struct OAuthClientOptions {
     std::string application_type = "native";
     /// Ask for refresh tokens (grant type refresh_token; `offline_access` where offered).
     bool refresh_tokens = true;
-    /// Authorizations one request may cause (a server that keeps saying insufficient_scope).
-    int max_authorizations_per_request = 3;
     HttpClientOptions http;
     /// What happened, for a log (never a token or a secret).
     std::function<void(std::string_view)> log;

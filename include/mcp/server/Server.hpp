@@ -64,6 +64,8 @@ struct ServerOptions {
     /// interval suggested to clients.
     std::chrono::milliseconds task_ttl{std::chrono::hours(1)};
     std::chrono::milliseconds task_poll_interval{std::chrono::milliseconds(500)};
+    /// Tasks held at once (running and finished): beyond, a call that would become one is refused.
+    std::size_t max_tasks = 10000;
     /// Called for notifications/roots/list_changed from a 2025-era client.
     std::function<void()> on_roots_list_changed;
     /// Where the server reports what it could not do (bad input, failed handlers). Default: nothing.

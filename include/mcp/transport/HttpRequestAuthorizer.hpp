@@ -38,6 +38,8 @@ public:
     /// The refusal (403) for a message from `origin` that needs `scopes`; status 0 if it has them.
     virtual AuthorizationVerdict require(const jsonrpc::MessageOrigin* origin,
                                          const std::vector<std::string>& scopes) const = 0;
+    /// Who `origin` is ("" for nobody): a session belongs to the principal that started it.
+    virtual std::string principal(const jsonrpc::MessageOrigin* origin) const = 0;
 };
 
 }  // namespace mcp

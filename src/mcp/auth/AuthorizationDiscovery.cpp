@@ -18,6 +18,16 @@ boost::urls::url parse_url(std::string_view text, std::string_view what) {
     return boost::urls::url(*parsed);
 }
 
+/// Authorization server endpoints carry codes, verifiers and secrets: https only (MCP
+/// authorization), except on this machine, where nothing crosses a network.
+void require_https(const boost::urls::url& url, const std::string& what) {
+    if (url.scheme() == "https") return;
+    std::string host(url.encoded_host());
+    if (host == "localhost" || host == "127.0.0.1" || host == "[::1]" || host.starts_with("127.")) return;
+    throw AuthorizationError(what + " (" + std::string(url.buffer()) +
+                             ") is not https: authorization servers must be reached over TLS");
+}
+
 std::string origin_of(const boost::urls::url& url) {
     std::string origin = std::string(url.scheme()) + "://" + std::string(url.encoded_host_and_port());
     return origin;
@@ -142,9 +152,12 @@ AuthorizationServerMetadata read_server_metadata(const json::object& document, c
     metadata.client_id_metadata_document_supported =
         optional_bool(document, "client_id_metadata_document_supported", where);
     metadata.iss_parameter_supported = optional_bool(document, "authorization_response_iss_parameter_supported", where);
-    parse_url(metadata.authorization_endpoint, where + ": authorization_endpoint");
-    parse_url(metadata.token_endpoint, where + ": token_endpoint");
-    if (!metadata.registration_endpoint.empty()) parse_url(metadata.registration_endpoint, where + ": registration_endpoint");
+    require_https(parse_url(metadata.authorization_endpoint, where + ": authorization_endpoint"),
+                  where + ": authorization_endpoint");
+    require_https(parse_url(metadata.token_endpoint, where + ": token_endpoint"), where + ": token_endpoint");
+    if (!metadata.registration_endpoint.empty())
+        require_https(parse_url(metadata.registration_endpoint, where + ": registration_endpoint"),
+                      where + ": registration_endpoint");
     // Simple string comparison: a document naming another issuer may be an attacker's.
     if (metadata.issuer != issuer)
         throw AuthorizationError(where + " names the issuer \"" + metadata.issuer + "\", not \"" + issuer +
@@ -177,6 +190,7 @@ boost::asio::awaitable<AuthorizationServerMetadata> legacy_authorization_server(
     std::string url = origin + "/.well-known/oauth-authorization-server";
     if (auto document = co_await fetch_document(http, url, "authorization server metadata"))
         co_return read_server_metadata(*document, url, origin);
+    require_https(parse_url(origin, "the server URL"), "the default authorization endpoints of " + origin);
     if (log) log("no authorization server metadata at " + url + "; using the default endpoints of " + origin);
     AuthorizationServerMetadata metadata;
     metadata.issuer = origin;

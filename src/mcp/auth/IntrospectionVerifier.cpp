@@ -37,17 +37,31 @@ public:
         auto self = shared_from_this();
         std::string key = sha256_base64url(token);  // never the token itself
         if (auto cached = lookup(key)) {
-            check_claims(*cached, options_.issuer, options_.audience, std::chrono::seconds(0), false);
-            co_return *cached;
+            // A refused token stays refused a while: made-up tokens cannot each cost a round trip.
+            if (!cached->refusal.empty()) throw InvalidTokenError(cached->refusal);
+            check_claims(cached->token, options_.issuer, options_.audience, std::chrono::seconds(0), false);
+            co_return cached->token;
         }
-        AccessToken access = co_await asio::co_spawn(strand_, introspect(std::move(token)), asio::use_awaitable);
+        AccessToken access;
+        try {
+            access = co_await asio::co_spawn(strand_, introspect(std::move(token)), asio::use_awaitable);
+        } catch (const InvalidTokenError& e) {
+            remember_refusal(key, e.what());
+            throw;
+        }
         check_claims(access, options_.issuer, options_.audience, std::chrono::seconds(0), false);
         remember(key, access);
         co_return access;
     }
 
 private:
-    std::optional<AccessToken> lookup(const std::string& key) {
+    struct Cached {
+        AccessToken token;
+        std::string refusal;  ///< why an inactive token was refused
+        std::int64_t until = 0;
+    };
+
+    std::optional<Cached> lookup(const std::string& key) {
         std::lock_guard lock(mutex_);
         auto found = cache_.find(key);
         if (found == cache_.end()) return std::nullopt;
@@ -55,7 +69,20 @@ private:
             cache_.erase(found);
             return std::nullopt;
         }
-        return found->second.token;
+        return found->second;
+    }
+
+    void remember_refusal(const std::string& key, std::string refusal) {
+        std::int64_t now = seconds_since_epoch();
+        std::lock_guard lock(mutex_);
+        make_room(now);
+        cache_[key] = Cached{{}, std::move(refusal), now + 30};
+    }
+
+    void make_room(std::int64_t now) {
+        if (cache_.size() < max_cached_tokens) return;
+        std::erase_if(cache_, [&](const auto& entry) { return entry.second.until <= now; });
+        if (cache_.size() >= max_cached_tokens) cache_.clear();
     }
 
     void remember(const std::string& key, const AccessToken& token) {
@@ -63,11 +90,8 @@ private:
         std::int64_t until = now + options_.max_cache.count();
         if (token.expires_at != 0) until = std::min(until, token.expires_at);
         std::lock_guard lock(mutex_);
-        if (cache_.size() >= max_cached_tokens) {
-            std::erase_if(cache_, [&](const auto& entry) { return entry.second.until <= now; });
-            if (cache_.size() >= max_cached_tokens) cache_.clear();
-        }
-        cache_[key] = {token, until};
+        make_room(now);
+        cache_[key] = Cached{token, {}, until};
     }
 
     /// On the strand.
@@ -94,17 +118,12 @@ private:
         if (response.status != 200)
             throw std::runtime_error("the introspection endpoint " + options_.introspection_endpoint + " answered HTTP " +
                                      std::to_string(response.status));
-        auto answer = parse_json_document(response.body, "the introspection answer of " + options_.introspection_endpoint);
+        auto answer = parse_json_document(response.body, "the introspection answer of " + options_.introspection_endpoint, true);
         auto* active = answer.if_contains("active");
         if (!active || !active->is_bool() || !active->get_bool())
             throw InvalidTokenError("the authorization server says the token is not active");
         co_return access_token_from_claims(std::move(answer));
     }
-
-    struct Cached {
-        AccessToken token;
-        std::int64_t until = 0;
-    };
 
     asio::strand<asio::any_io_executor> strand_;
     IntrospectionVerifierOptions options_;

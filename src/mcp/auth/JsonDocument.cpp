@@ -15,11 +15,11 @@ namespace {
 
 }  // namespace
 
-json::object parse_json_document(std::string_view body, const std::string& where) {
+json::object parse_json_document(std::string_view body, const std::string& where, bool secret) {
     boost::system::error_code ec;
     json::value value = json::parse(body, ec);
     if (ec || !value.is_object()) {
-        std::string start(body.substr(0, 80));
+        std::string start(secret ? std::string_view() : body.substr(0, 80));
         throw AuthorizationError(where + " is not a JSON object" + (start.empty() ? "" : ": " + start));
     }
     return std::move(value.as_object());

@@ -14,8 +14,9 @@
 
 namespace mcp::auth {
 
-/// Throws AuthorizationError when `body` is not a JSON object.
-boost::json::object parse_json_document(std::string_view body, const std::string& where);
+/// Throws AuthorizationError when `body` is not a JSON object, quoting its start unless it may
+/// hold secrets (`secret`: token, registration and introspection answers).
+boost::json::object parse_json_document(std::string_view body, const std::string& where, bool secret = false);
 
 std::string required_string(const boost::json::object& document, std::string_view field, const std::string& where);
 /// The string member `field`, or "" when it is absent or not a string (lenient, for our own files

@@ -1,7 +1,7 @@
 // JWT access tokens (RFC 9068) checked against the issuer's JWKS. The keys are fetched at the
-// first token, then again when a token names a key id not seen yet (the issuer rotated its keys);
-// such refetches happen at most once per min_refetch_interval, so that made-up key ids cannot
-// make us hammer the issuer.
+// first token, then again when a token names a key id not seen yet (the issuer rotated its keys),
+// but not within min_refetch_interval of the last fetch, so that made-up key ids cannot make us
+// hammer the issuer.
 
 #include "auth/AuthorizationDiscovery.hpp"
 #include "auth/JsonDocument.hpp"
@@ -10,7 +10,9 @@
 #include "mcp/auth/OAuthClient.hpp"
 #include "mcp/auth/ResourceServer.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
@@ -91,19 +93,46 @@ private:
         return keys_ ? keys_ : std::make_shared<const KeySet>();
     }
 
-    /// On the strand: fetches the key set again unless it was fetched recently or already has `kid`.
+    /// On the strand: fetches the key set, or again for a key id it lacks (at most once per
+    /// min_refetch_interval). One fetch at a time: concurrent callers wait for it. Until a fetch
+    /// has succeeded, a failure throws (the request gets 503, not a 401 for a good token).
     asio::awaitable<std::shared_ptr<const KeySet>> refetch_keys(std::string kid) {
         auto self = shared_from_this();
-        auto keys = current_keys();
-        bool known = find_key(*keys, kid, "") != nullptr && !kid.empty();
-        auto now = std::chrono::steady_clock::now();
-        if (known) co_return keys;
-        if (fetched_once_) {
-            if (refetched_once_ && now - last_refetch_ < options_.min_refetch_interval) co_return keys;
-            last_refetch_ = now;
-            refetched_once_ = true;
+        if (fetching_) {
+            auto waiter = std::make_shared<asio::steady_timer>(strand_, asio::steady_timer::time_point::max());
+            waiters_.push_back(waiter);
+            co_await waiter->async_wait(asio::as_tuple(asio::use_awaitable));
+            if (!fetched_ok_) throw std::runtime_error("the issuer's keys cannot be fetched now");
+            co_return current_keys();
         }
-        fetched_once_ = true;
+        auto keys = current_keys();
+        if (!kid.empty() && find_key(*keys, kid, "")) co_return keys;
+        auto now = std::chrono::steady_clock::now();
+        if (fetched_ok_) {
+            // A refetch for an unknown key id: one per interval (the first one at once, so a key
+            // the issuer just added is found).
+            if (refetched_once_ && now - last_refetch_ < options_.min_refetch_interval) co_return keys;
+            refetched_once_ = true;
+            last_refetch_ = now;
+        }
+        fetching_ = true;
+        std::exception_ptr failure;
+        try {
+            auto fresh = co_await fetch_keys();
+            std::lock_guard lock(mutex_);
+            keys_ = std::move(fresh);
+            fetched_ok_ = true;
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        fetching_ = false;
+        for (auto& waiter : waiters_) waiter->cancel();
+        waiters_.clear();
+        if (failure && !fetched_ok_) std::rethrow_exception(failure);
+        co_return current_keys();
+    }
+
+    asio::awaitable<std::shared_ptr<const KeySet>> fetch_keys() {
         if (options_.jwks_url.empty()) {
             HttpClient& http = http_;
             DiscoveryLog quiet;  // a named value: g++ 12 mishandles temporaries inside co_await
@@ -122,9 +151,7 @@ private:
             for (const auto& jwk : list->get_array())
                 if (jwk.is_object())
                     if (auto key = public_key_from_jwk(jwk.get_object())) fresh->push_back(std::move(*key));
-        std::lock_guard lock(mutex_);
-        keys_ = fresh;
-        co_return keys_;
+        co_return fresh;
     }
 
     asio::strand<asio::any_io_executor> strand_;
@@ -132,9 +159,12 @@ private:
     HttpClient http_;
     std::mutex mutex_;
     std::shared_ptr<const KeySet> keys_;
+    // On the strand only.
     std::chrono::steady_clock::time_point last_refetch_{};
-    bool fetched_once_ = false;
     bool refetched_once_ = false;
+    bool fetched_ok_ = false;
+    bool fetching_ = false;
+    std::vector<std::shared_ptr<asio::steady_timer>> waiters_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
@@ -90,10 +91,10 @@ public:
         std::fflush(stderr);
 
         asio::steady_timer deadline(executor_, timeout_);
-        bool expired = false;
-        deadline.async_wait([&](boost::system::error_code ec) {
+        auto expired = std::make_shared<bool>(false);
+        deadline.async_wait([expired, this](boost::system::error_code ec) {
             if (ec) return;
-            expired = true;
+            *expired = true;
             boost::system::error_code ignored;
             acceptor_.cancel(ignored);
         });
@@ -101,14 +102,18 @@ public:
             auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
             if (ec) {
                 deadline.cancel();
-                if (expired)
+                if (*expired)
                     throw AuthorizationError("no authorization came back within " + std::to_string(timeout_.count()) +
                                              " s; run the command again to retry");
                 throw AuthorizationError("waiting for the authorization redirect failed: " + ec.message());
             }
+            // A browser may open a connection it never uses (a preconnect): each gets a few
+            // seconds to send its request, so it cannot hold the real redirect up.
+            boost::beast::tcp_stream stream(std::move(socket));
+            stream.expires_after(std::chrono::seconds(5));
             boost::beast::flat_buffer buffer;
             web::request<web::string_body> request;
-            auto [read_error, read] = co_await web::async_read(socket, buffer, request, use_tuple);
+            auto [read_error, read] = co_await web::async_read(stream, buffer, request, use_tuple);
             if (read_error) continue;
             std::string target(request.target());
             bool callback = request.method() == web::verb::get && target.starts_with("/callback");
@@ -117,7 +122,7 @@ public:
             response.set(web::field::connection, "close");
             response.body() = callback ? std::string(done_page) : std::string("not found");
             response.prepare_payload();
-            co_await web::async_write(socket, response, use_tuple);
+            co_await web::async_write(stream, response, use_tuple);
             if (!callback) continue;
             deadline.cancel();
             co_return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + target;

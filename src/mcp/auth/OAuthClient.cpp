@@ -52,7 +52,8 @@ struct AuthorizationResponse {
 
 AuthorizationResponse read_redirect(std::string_view redirect) {
     auto parsed = boost::urls::parse_uri_reference(redirect);
-    if (!parsed) throw AuthorizationError("the redirect \"" + std::string(redirect.substr(0, 200)) + "\" is not a URL");
+    // Not quoted: it carries the authorization code.
+    if (!parsed) throw AuthorizationError("the authorization redirect is not a URL");
     AuthorizationResponse response;
     for (auto param : parsed->params()) {
         if (param.key == "code") response.code = param.value;
@@ -82,7 +83,14 @@ public:
         if (tokens_ && expiring(*tokens_) && !tokens_->refresh_token.empty()) {
             co_await lock();
             Unlock unlock{*this};
-            if (tokens_ && expiring(*tokens_)) co_await refresh();
+            if (tokens_ && expiring(*tokens_)) {
+                try {
+                    co_await refresh();
+                } catch (const std::exception& e) {
+                    // The token may still be good for a while; the server will say if not.
+                    log_(std::string("could not refresh the access token yet: ") + e.what());
+                }
+            }
         }
         co_return header();
     }
@@ -144,16 +152,32 @@ private:
 
     std::string store_key() const { return resource_.empty() ? resource_url_ : resource_; }
 
+    /// Forgets our tokens, in the store too unless another process replaced them meanwhile.
     void drop_tokens() {
-        if (!issuer_.empty()) options_.store->forget_tokens(issuer_, store_key());
+        if (!issuer_.empty() && tokens_) {
+            auto stored = options_.store->tokens(issuer_, store_key());
+            if (stored && stored->access_token == tokens_->access_token) options_.store->forget_tokens(issuer_, store_key());
+        }
         tokens_.reset();
     }
 
     // ---- refresh ----
 
-    /// Trades the refresh token for new tokens; false (and the tokens dropped) when refused.
+    /// Trades the refresh token for new tokens. False, with the tokens dropped, when the server
+    /// says the grant is gone (invalid_grant); a server that cannot be reached throws, and the
+    /// tokens are kept for a later try.
     asio::awaitable<bool> refresh() {
-        if (!tokens_ || tokens_->refresh_token.empty() || !server_ || !client_) co_return false;
+        if (!tokens_ || tokens_->refresh_token.empty() || !server_) co_return false;
+        if (!client_) client_ = known_client(*server_);
+        if (!client_) co_return false;
+        // Another process sharing the store may have refreshed already (a rotated refresh token
+        // would make ours invalid): take its tokens instead.
+        if (auto stored = options_.store->tokens(issuer_, store_key());
+            stored && stored->access_token != tokens_->access_token && !expiring(*stored)) {
+            tokens_ = std::move(stored);
+            refreshed_header_ = header();
+            co_return true;
+        }
         FormFields fields{{"grant_type", "refresh_token"}, {"refresh_token", tokens_->refresh_token}};
         if (!resource_.empty()) fields.emplace_back("resource", resource_);
         try {
@@ -165,8 +189,9 @@ private:
             refreshed_header_ = header();
             log_("access token refreshed");
             co_return true;
-        } catch (const AuthorizationError& e) {
-            log_(std::string("refreshing the access token failed: ") + e.what());
+        } catch (const TokenRequestRefused& e) {
+            if (e.error != "invalid_grant") throw;
+            log_(std::string("the refresh token was refused: ") + e.what());
         }
         drop_tokens();
         co_return false;
@@ -216,12 +241,14 @@ private:
             if (!expiring(*stored)) {
                 log_("using the stored access token for " + store_key());
                 tokens_ = std::move(stored);
+                client_ = known_client(server);  // to refresh it later
                 co_return;
             }
             if (auto known = known_client(server); known && !stored->refresh_token.empty()) {
                 tokens_ = std::move(stored);
                 client_ = std::move(known);
-                if (co_await refresh()) co_return;
+                bool refreshed = co_await refresh();  // alone: g++ 12 and co_await in a condition
+                if (refreshed) co_return;
             }
         }
 

@@ -16,12 +16,13 @@ namespace json = boost::json;
 
 namespace {
 
-/// A quoted-string for a header parameter.
+/// A quoted-string for a header parameter. Descriptions may quote what a token said: only
+/// printable ASCII passes (RFC 6750 §3), and at most 300 characters of it.
 std::string quoted(std::string_view text) {
     std::string out = "\"";
-    for (char c : text) {
+    for (char c : text.substr(0, 300)) {
+        if (c < 0x20 || c > 0x7e) c = '?';
         if (c == '"' || c == '\\') out += '\\';
-        if (c == '\r' || c == '\n') c = ' ';
         out += c;
     }
     return out + "\"";
@@ -86,10 +87,11 @@ public:
             co_return refuse(401, "invalid_token", e.what(), "", options_.required_scopes);
         } catch (const std::exception& e) {
             // Not the client's fault: it may retry later with the same token.
+            // The detail (internal URLs, errors) stays in the log.
             if (options_.log) options_.log(std::string("cannot check an access token: ") + e.what());
-            co_return AuthorizationVerdict{503, "", error_json("temporarily_unavailable",
-                                                               std::string("the access token cannot be checked now: ") + e.what()),
-                                           nullptr};
+            co_return AuthorizationVerdict{
+                503, "", error_json("temporarily_unavailable", "the access token cannot be checked now; retry shortly"),
+                nullptr};
         }
         if (options_.check_audience &&
             std::find(access.audience.begin(), access.audience.end(), options_.resource) == access.audience.end())
@@ -113,6 +115,12 @@ public:
                       split_scopes(wanted));
     }
 
+    std::string principal(const jsonrpc::MessageOrigin* origin) const override {
+        const AccessToken* token = access_token_of(origin);
+        if (!token) return {};
+        return token->issuer + " " + (token->subject.empty() ? "client " + token->client_id : token->subject);
+    }
+
 private:
     /// A refusal: `error` "" for a request that had no credentials (RFC 6750 §3.1).
     AuthorizationVerdict refuse(int status, std::string_view error, std::string_view description,
@@ -123,7 +131,7 @@ private:
         if (!description.empty()) header += ", error_description=" + quoted(description);
         if (options_.log && !error.empty())
             options_.log("refused a request (HTTP " + std::to_string(status) + ", " + std::string(error) + "): " +
-                         std::string(description));
+                         quoted(description));
         std::string body = error.empty() ? error_json("unauthorized", body_description) : error_json(error, description);
         return AuthorizationVerdict{status, std::move(header), std::move(body), nullptr};
     }

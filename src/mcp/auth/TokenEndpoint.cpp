@@ -33,7 +33,7 @@ std::string describe_refusal(const HttpResponse& response) {
             return text + " (HTTP " + std::to_string(response.status) + ")";
         }
     }
-    return "HTTP " + std::to_string(response.status) + (response.body.empty() ? "" : ": " + response.body.substr(0, 200));
+    return "HTTP " + std::to_string(response.status);  // the body is not quoted: it may hold secrets
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ boost::asio::awaitable<ClientCredentials> register_client(HttpClient& http, cons
         throw AuthorizationError("the registration endpoint " + server.registration_endpoint + " refused this client: " +
                                  describe_refusal(response));
     std::string where = "the registration response of " + server.registration_endpoint;
-    auto document = parse_json_document(response.body, where);
+    auto document = parse_json_document(response.body, where, true);
     ClientCredentials client;
     client.client_id = required_string(document, "client_id", where);
     client.client_secret = optional_string(document, "client_secret", where);
@@ -103,10 +103,17 @@ boost::asio::awaitable<Tokens> request_tokens(HttpClient& http, const Authorizat
     } catch (const HttpError& e) {
         throw AuthorizationError("cannot reach the token endpoint " + server.token_endpoint + ": " + e.what());
     }
-    if (response.status != 200)
-        throw AuthorizationError("the token endpoint " + server.token_endpoint + " refused: " + describe_refusal(response));
+    if (response.status != 200) {
+        std::string error;
+        boost::system::error_code ec;
+        json::value body = json::parse(response.body, ec);
+        if (!ec && body.is_object())
+            if (auto* code = body.get_object().if_contains("error"); code && code->is_string()) error = code->get_string();
+        throw TokenRequestRefused("the token endpoint " + server.token_endpoint + " refused: " + describe_refusal(response),
+                                  error);
+    }
     std::string where = "the token response of " + server.token_endpoint;
-    auto document = parse_json_document(response.body, where);
+    auto document = parse_json_document(response.body, where, true);
     Tokens tokens;
     tokens.access_token = required_string(document, "access_token", where);
     tokens.token_type = required_string(document, "token_type", where);

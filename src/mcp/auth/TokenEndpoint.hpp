@@ -7,6 +7,7 @@
 // of RFC 6749 §2.3.
 
 #include "auth/AuthorizationDiscovery.hpp"
+#include "mcp/auth/OAuthClient.hpp"
 #include "mcp/auth/TokenStore.hpp"
 #include "mcp/transport/HttpClient.hpp"
 
@@ -34,6 +35,13 @@ boost::asio::awaitable<ClientCredentials> register_client(HttpClient& http, cons
 std::string token_endpoint_auth_method(const AuthorizationServerMetadata& server, const ClientCredentials& client);
 
 using FormFields = std::vector<std::pair<std::string, std::string>>;
+
+/// The token endpoint answered with an OAuth error (RFC 6749 §5.2), as opposed to not answering.
+class TokenRequestRefused : public AuthorizationError {
+public:
+    TokenRequestRefused(std::string message, std::string error) : AuthorizationError(std::move(message)), error(std::move(error)) {}
+    std::string error;  ///< invalid_grant, invalid_client, … ("" when the body said none)
+};
 
 /// POSTs a grant (`grant_fields`) to the token endpoint, authenticated as `client`. `requested_scope`
 /// is what the tokens hold when the response does not say. Throws AuthorizationError when refused.

@@ -229,11 +229,12 @@ asio::awaitable<std::vector<Tool>> Client::list_tools() {
 asio::awaitable<CallToolResult> Client::call_tool(std::string_view name, json::object arguments, RequestOptions options) {
     // (Params are built before co_await: g++ 12 miscompiles initializer lists inside co_await.)
     json::object params{{"name", name}, {"arguments", std::move(arguments)}};
+    std::string tool_name(name);  // `name` may not outlive the first suspension
     // 2025-11-25: a task is asked for, per call, for tools that may run as one.
     if (session_->options.tasks && !session_->stateless && session_->server_does_task_calls()) {
         // Which tools may run as tasks is in tools/list: read it once if the caller has not.
         if (!session_->tools_listed) co_await list_tools();
-        auto support = session_->tool_task_support.find(std::string(name));
+        auto support = session_->tool_task_support.find(tool_name);
         if (support != session_->tool_task_support.end() && support->second != "forbidden")
             params["task"] = json::object();
     }

@@ -211,11 +211,22 @@ std::vector<std::string> Server::required_scopes(std::string_view method, const 
     if (state_->required_scopes.empty()) return {};
     ScopedItem item;
     std::string_view key;
+    const json::object* holder = &params;
     if (method == "tools/call") item = ScopedItem::tool, key = "name";
     else if (method == "prompts/get") item = ScopedItem::prompt, key = "name";
-    else if (method == "resources/read") item = ScopedItem::resource, key = "uri";
-    else return {};
-    auto* name = params.if_contains(key);
+    else if (method == "resources/read" || method == "resources/subscribe") item = ScopedItem::resource, key = "uri";
+    else if (method == "completion/complete") {
+        // Completing a prompt's arguments or a resource's is using that prompt or resource.
+        auto* ref = params.if_contains("ref");
+        if (!ref || !ref->is_object()) return {};
+        holder = &ref->get_object();
+        auto* type = holder->if_contains("type");
+        if (type && type->is_string() && type->get_string() == "ref/prompt") item = ScopedItem::prompt, key = "name";
+        else item = ScopedItem::resource, key = "uri";
+    } else {
+        return {};
+    }
+    auto* name = holder->if_contains(key);
     if (!name || !name->is_string()) return {};
     auto* scopes = state_->scopes_for(item, name->get_string());
     return scopes ? *scopes : std::vector<std::string>{};

@@ -4,6 +4,7 @@
 // (tools/call of a plain handler may also be answered inline, see ServerTools.cpp; it runs the
 // same checks and the same failure handling.)
 
+#include "mcp/auth/AccessToken.hpp"
 #include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Methods.hpp"
 #include "server/RequestParams.hpp"
@@ -84,7 +85,9 @@ asio::awaitable<json::object> ServerSession::run_method(const Method& method, js
     if (peer.stateless && method.cache != CacheKind::none && !result.contains("resultType")) {
         const CacheHint& hint = method.cache == CacheKind::list ? state_->options.list_cache : state_->options.read_cache;
         result["ttlMs"] = hint.ttl_ms;
-        result["cacheScope"] = hint.scope;
+        // A list cut to the caller's scopes is theirs alone: no shared cache may serve it.
+        bool cut = method.cache == CacheKind::list && !state_->required_scopes.empty() && auth::access_token_of(request.origin.get());
+        result["cacheScope"] = cut ? std::string_view("private") : std::string_view(hint.scope);
     }
     co_return result;
 }

@@ -92,8 +92,10 @@ asio::awaitable<json::object> ServerSession::method_initialize(jsonrpc::InboundR
     initialized_ = true;
     if (auto connection = connection_.lock()) connection->set_allow_batches(versions::allows_batches(version));
 
+    json::object offered = state_->capabilities(false);
+    if (negotiated_.version < versions::v2025_11_25) offered.erase("tasks");  // tasks came with 2025-11-25
     json::object result{{"protocolVersion", negotiated_.version},
-                        {"capabilities", state_->capabilities(false)},
+                        {"capabilities", std::move(offered)},
                         {"serverInfo", state_->info_json}};
     if (state_->options.instructions) result["instructions"] = *state_->options.instructions;
     co_return result;

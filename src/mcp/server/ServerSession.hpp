@@ -105,6 +105,10 @@ private:
     boost::asio::awaitable<void> run_task(std::shared_ptr<ServerTask> task, Handler<CallToolResult, ToolCall> handler,
                                           std::shared_ptr<ToolCall> call,
                                           std::shared_ptr<SchemaValidator> output_validator, PeerView peer);
+    boost::asio::awaitable<void> run_task_rounds(std::shared_ptr<ServerTask> task,
+                                                 Handler<CallToolResult, ToolCall> handler,
+                                                 std::shared_ptr<ToolCall> call,
+                                                 std::shared_ptr<SchemaValidator> output_validator, PeerView peer);
     /// The answers to a task's questions: asked through the session (2025) or awaited from
     /// tasks/update (2026).
     boost::asio::awaitable<boost::json::object> gather_task_input(ServerTask& task, const InputRequired& input,

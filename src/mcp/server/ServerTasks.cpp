@@ -117,7 +117,8 @@ bool ServerSession::runs_as_task(const ToolEntry& entry, const json::object& par
         return true;
     }
     auto* task = params.if_contains("task");
-    bool asked = task && task->is_object();
+    // Before 2025-11-25 there were no tasks: `task` means nothing there.
+    bool asked = task && task->is_object() && peer.version >= versions::v2025_11_25;
     if (entry.task_support == TaskSupport::required && !asked)
         throw Error(jsonrpc::error_code::method_not_found,
                     "Tool " + entry.tool.name + " runs only as a task: send params.task (e.g. {\"ttl\": 60000})");
@@ -133,8 +134,15 @@ asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest&
     if (!peer.stateless)
         if (auto* asked = params.at("task").get_object().if_contains("ttl"); asked && asked->is_int64() && asked->get_int64() > 0)
             ttl = std::min(*ttl, asked->get_int64());
+    // The context first: it refuses malformed params (inputResponses, requestState) before any
+    // task exists, so a refused call leaves nothing behind.
+    auto call = make_context<ToolCall>(request, peer);
     auto executor = co_await asio::this_coro::executor;
-    auto task = state_->tasks_running.create(executor, peer.stateless, ttl, state_->options.task_poll_interval.count());
+    auto task = state_->tasks_running.create(executor, peer.stateless, ttl, state_->options.task_poll_interval.count(),
+                                             state_->options.max_tasks);
+    if (!task)
+        throw Error::internal("The server holds " + std::to_string(state_->options.max_tasks) +
+                              " tasks already; retry once some have finished");
     task->owner = owner_of(request);
     task->params = params;
     if (!peer.stateless) task->session = weak_from_this();
@@ -153,7 +161,6 @@ asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest&
         asio::co_spawn(executor, watch_shared_requests(task, store), asio::detached);
     }
 
-    auto call = make_context<ToolCall>(request, peer);
     call->name = entry.tool.name;
     call->arguments = std::move(arguments);
     call->task_id_ = task->id;
@@ -176,6 +183,27 @@ asio::awaitable<void> ServerSession::run_task(std::shared_ptr<ServerTask> task, 
                                               std::shared_ptr<ToolCall> call,
                                               std::shared_ptr<SchemaValidator> output_validator, PeerView peer) {
     auto self = shared_from_this();
+    // Whatever escapes the rounds (a malformed question, memory) must still end the task: a
+    // detached coroutine's exception goes nowhere, and the task would wait for ever.
+    std::string failure;
+    try {
+        co_await run_task_rounds(task, std::move(handler), std::move(call), std::move(output_validator), std::move(peer));
+    } catch (const std::exception& e) {
+        failure = e.what();
+    } catch (...) {
+        failure = "unknown failure";
+    }
+    if (!failure.empty() && !is_terminal(task->status)) {
+        state_->log("task " + task->id + " failed: " + failure);
+        task->error = json::object{{"code", jsonrpc::error_code::internal_error}, {"message", "The task failed: " + failure}};
+        task->set_status(TaskStatus::failed, "The task failed");
+    }
+}
+
+asio::awaitable<void> ServerSession::run_task_rounds(std::shared_ptr<ServerTask> task,
+                                                     Handler<CallToolResult, ToolCall> handler,
+                                                     std::shared_ptr<ToolCall> call,
+                                                     std::shared_ptr<SchemaValidator> output_validator, PeerView peer) {
     // The context points at the peer it was made with; this copy lives as long as the task runs.
     call->client_capabilities_ = &peer.client_capabilities;
     call->client_info_ = &peer.client_info;
@@ -292,10 +320,13 @@ asio::awaitable<void> ServerSession::watch_shared_requests(std::shared_ptr<Serve
                                                           std::shared_ptr<TaskStore> store) {
     auto self = shared_from_this();
     asio::steady_timer wait(co_await asio::this_coro::executor);
+    bool store_away = false;
     while (!is_terminal(task->status)) {
-        wait.expires_after(std::chrono::milliseconds(250));
+        // Every quarter second; every two while the store does not answer.
+        wait.expires_after(store_away ? std::chrono::milliseconds(2000) : std::chrono::milliseconds(250));
         co_await wait.async_wait(asio::as_tuple(asio::use_awaitable));
         if (is_terminal(task->status)) break;
+        store_away = false;
         try {
             if (store->cancel_requested(task->id)) {
                 task->cancellation.cancel("cancelled through another instance");
@@ -310,6 +341,7 @@ asio::awaitable<void> ServerSession::watch_shared_requests(std::shared_ptr<Serve
             }
         } catch (const std::exception& e) {
             state_->log(std::string("cannot read requests for task ") + task->id + ": " + e.what());
+            store_away = true;
         }
     }
 }
@@ -357,6 +389,10 @@ asio::awaitable<json::object> ServerSession::method_tasks_update(jsonrpc::Inboun
     auto* responses = params.if_contains("inputResponses");
     if (!responses || !responses->is_object())
         throw Error::invalid_params("Invalid params: \"inputResponses\" must be an object keyed by input request");
+    for (const auto& [key, answer] : responses->get_object())
+        if (!answer.is_object())
+            throw Error::invalid_params("Invalid params: \"inputResponses." + std::string(key) +
+                                        "\" must be the result object of the input request");
     // Answers to questions not outstanding (never asked, answered already) are ignored.
     if (!task->remote_fields) {
         task->apply_answers(responses->get_object());
@@ -409,7 +445,9 @@ asio::awaitable<json::object> ServerSession::method_tasks_result(jsonrpc::Inboun
         auto callback = request.cancellation.on_cancel([wait] { wait->cancel(); });
         co_await wait->async_wait(asio::as_tuple(asio::use_awaitable));
         request.cancellation.forget(callback);
+        std::erase(task->waiting_for_end, wait);
     }
+    if (!is_terminal(task->status)) throw Error(jsonrpc::error_code::request_cancelled, "tasks/result was cancelled");
     if (task->status == TaskStatus::cancelled) throw Error::invalid_params("Task " + task->id + " was cancelled");
     if (!task->error.empty()) {
         auto* data = task->error.if_contains("data");

@@ -33,9 +33,10 @@ bool ServerTask::apply_answers(const boost::json::object& answers) {
         input_responses[key] = answer;
         answered = true;
     }
-    if (answered) touch();
     bool last = input_requests.empty() && status == TaskStatus::input_required;
-    if (last && wake) wake->cancel();
+    // Working again at once: input_required without outstanding questions is no state to show.
+    if (last) set_status(TaskStatus::working);
+    else if (answered) touch();
     return last;
 }
 
@@ -68,8 +69,10 @@ std::string new_task_id() {
 }  // namespace
 
 std::shared_ptr<ServerTask> TaskRegistry::create(const boost::asio::any_io_executor& executor, bool stateless,
-                                                 std::optional<std::int64_t> ttl_ms, std::int64_t poll_interval_ms) {
+                                                 std::optional<std::int64_t> ttl_ms, std::int64_t poll_interval_ms,
+                                                 std::size_t max_tasks) {
     forget_expired();
+    if (tasks_.size() >= max_tasks) return nullptr;
     auto task = std::make_shared<ServerTask>();
     task->id = new_task_id();
     task->stateless = stateless;
@@ -98,23 +101,26 @@ std::vector<std::shared_ptr<ServerTask>> TaskRegistry::of_session(const ServerSe
     return list;
 }
 
-void TaskRegistry::cancel_all() {
-    for (auto& [id, task] : tasks_) {
-        if (is_terminal(task->status)) continue;
-        task->cancellation.cancel("the server is stopping");
-        task->set_status(TaskStatus::cancelled, "The server stopped");
-    }
-}
-
 void TaskRegistry::forget_expired() {
-    // A finished task lives its ttl from creation; a running one is never dropped under its runner.
+    // A task lives its ttl from creation. One still running then is stopped and failed (a task
+    // parked on a question nobody answers would otherwise stay for ever), and kept a minute more
+    // so its client can read why; a finished one goes.
     auto now = std::chrono::system_clock::now();
+    constexpr auto grace = std::chrono::minutes(1);
     std::erase_if(order_, [&](const std::string& id) {
         auto& task = tasks_.at(id);
-        bool expired = task->ttl_ms && is_terminal(task->status) &&
-                       task->created_at + std::chrono::milliseconds(*task->ttl_ms) <= now;
-        if (expired) tasks_.erase(id);
-        return expired;
+        if (!task->ttl_ms) return false;
+        auto end = task->created_at + std::chrono::milliseconds(*task->ttl_ms);
+        if (end > now) return false;
+        if (!is_terminal(task->status)) {
+            task->cancellation.cancel("the task expired");
+            task->error = boost::json::object{{"code", -32603}, {"message", "Task has expired"}};
+            task->set_status(TaskStatus::failed, "Task has expired");
+            return false;
+        }
+        if (end + grace > now && task->last_updated_at + grace > now) return false;
+        tasks_.erase(id);
+        return true;
     });
 }
 

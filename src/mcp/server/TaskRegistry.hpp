@@ -83,14 +83,14 @@ std::optional<TaskStatus> task_status_from(std::string_view text);
 
 class TaskRegistry {
 public:
+    /// Nullptr when `max_tasks` are held already.
     std::shared_ptr<ServerTask> create(const boost::asio::any_io_executor& executor, bool stateless,
-                                       std::optional<std::int64_t> ttl_ms, std::int64_t poll_interval_ms);
+                                       std::optional<std::int64_t> ttl_ms, std::int64_t poll_interval_ms,
+                                       std::size_t max_tasks);
     /// The task, or nullptr if there is none (or it expired).
     std::shared_ptr<ServerTask> find(const std::string& id);
     /// The tasks of a 2025 session, newest last.
     std::vector<std::shared_ptr<ServerTask>> of_session(const ServerSession* session);
-    /// Cancels every task still running (the server is stopping).
-    void cancel_all();
 
 private:
     void forget_expired();

@@ -39,6 +39,14 @@ std::string resolve_location(const std::string& base, std::string_view location)
     return std::string(resolved.buffer());
 }
 
+/// scheme://host:port of an absolute URL ("" if it is not one).
+std::string origin(const std::string& url) {
+    auto parsed = boost::urls::parse_absolute_uri(url);
+    if (!parsed) return {};
+    std::string port = parsed->has_port() ? std::string(parsed->port()) : (parsed->scheme() == "https" ? "443" : "80");
+    return std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_host()) + ":" + port;
+}
+
 void check_header(const std::string& name, const std::string& value) {
     auto breaks = [](const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; };
     if (name.empty() || breaks(name) || breaks(value))
@@ -68,7 +76,14 @@ struct HttpClient::Impl {
             bool follow = is_redirect(response.status) && location && redirects < options.max_redirects &&
                           (request.method == "GET" || request.method == "HEAD" || response.status == 303);
             if (!follow) co_return response;
-            request.url = resolve_location(request.url, *location);
+            std::string next = resolve_location(request.url, *location);
+            // Credentials are for the origin they were given to, not for wherever it redirects.
+            if (origin(next) != origin(request.url))
+                std::erase_if(request.headers, [](const auto& header) {
+                    return boost::beast::iequals(header.first, "Authorization") ||
+                           boost::beast::iequals(header.first, "Cookie");
+                });
+            request.url = std::move(next);
             if (response.status == 303 && request.method != "HEAD") {
                 request.method = "GET";
                 request.body.clear();

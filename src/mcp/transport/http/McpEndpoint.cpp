@@ -134,6 +134,7 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
         version = requested_version(*initialize);
         auto& live = start_session(id);
         live.version = version;
+        if (options_.authorization) live.principal = options_.authorization->principal(request.origin.get());
         live.setup_applied = 1;
         transport = live.transport;
         request.http->set_session_id(id);
@@ -146,7 +147,7 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
                                                   "echo the session id it returns"));
             return;
         }
-        auto* live = find_session(request.session_id);
+        auto* live = find_session_for(request);
         if (!live) {
             request.http->respond(404, session_not_found_body());
             return;
@@ -220,7 +221,7 @@ void McpEndpoint::get(EndpointRequest& request) {
         }
         return;
     }
-    auto* live = find_session(request.session_id);
+    auto* live = find_session_for(request);
     if (!live) {
         request.http->respond(404, session_not_found_body());
         return;
@@ -259,6 +260,10 @@ void McpEndpoint::remove(EndpointRequest& request) {
                                          "Mcp-Session-Id header is required to end a session"));
         return;
     }
+    if (options_.authorization && !find_session_for(request)) {
+        request.http->respond(404, session_not_found_body());
+        return;
+    }
     bool known = sessions_.contains(request.session_id);
     bool stored = store_->remove(request.session_id);
     if (!known && !stored) {
@@ -295,6 +300,16 @@ McpEndpoint::LiveSession* McpEndpoint::find_session(const std::string& id) {
     live.last_seen = std::chrono::steady_clock::now();
     catch_up(id, live, setup_count);
     return &live;
+}
+
+McpEndpoint::LiveSession* McpEndpoint::find_session_for(const EndpointRequest& request) {
+    LiveSession* live = find_session(request.session_id);
+    if (!live || !options_.authorization) return live;
+    std::string who = options_.authorization->principal(request.origin.get());
+    // A session rebuilt here from the store belongs to its first user here (the store keeps no
+    // principal): see docs/authorization.md.
+    if (live->principal.empty()) live->principal = who;
+    return live->principal == who ? live : nullptr;
 }
 
 void McpEndpoint::catch_up(const std::string& id, LiveSession& live, std::size_t setup_count) {

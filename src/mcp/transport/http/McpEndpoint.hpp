@@ -57,6 +57,8 @@ private:
         std::chrono::steady_clock::time_point last_seen;
         std::size_t setup_applied = 0;  ///< setup messages from the store this copy has seen
         int replayed = 0;               ///< ids used for replayed requests
+        /// Whose it is (behind an authorizer): a token of someone else cannot use it.
+        std::string principal;
     };
 
     void post_stateful(EndpointRequest& request);
@@ -71,6 +73,8 @@ private:
     /// The session, marked used now here and in the store: the copy here (brought up to date with
     /// setup messages other instances added) or one rebuilt from the store. Null if it does not exist.
     LiveSession* find_session(const std::string& id);
+    /// find_session for this request's sender: another principal's session does not exist for it.
+    LiveSession* find_session_for(const EndpointRequest& request);
     /// Replays into this copy the setup messages it has not seen yet.
     void catch_up(const std::string& id, LiveSession& live, std::size_t setup_count);
     void end_session(const std::string& id);

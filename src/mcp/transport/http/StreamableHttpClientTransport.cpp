@@ -123,6 +123,7 @@ private:
         bool modern = false;
         int attempts = 0;
         int authorizations = 0;
+        std::string authorization;  ///< the Authorization header it was last sent with
     };
 
     // ---- sending ----
@@ -204,7 +205,11 @@ private:
                 co_return;
             }
         }
-        if (options_.authorization) authorization_ = co_await options_.authorization->authorization_header();
+        if (options_.authorization) {
+            // Kept with the message: a refusal must name the header this request carried.
+            message->authorization = co_await options_.authorization->authorization_header();
+            authorization_ = message->authorization;
+        }
         const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
         auto request = make_request(web::verb::post, target, message->frame);
         if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
@@ -281,7 +286,7 @@ private:
     asio::awaitable<void> answer_refusal(HttpExchange& exchange, std::shared_ptr<http::ClientStream> stream,
                                          std::shared_ptr<Outgoing> message, int status, OpenGate& open_gate) {
         HttpChallenge challenge{status, std::string(exchange.head()[web::field::www_authenticate]), options_.url,
-                                authorization_};
+                                message->authorization};
         std::string reason(exchange.head().reason());
         auto body = co_await exchange.read_all(max_json_body);
         if (exchange.reusable()) pool_.release(stream);
@@ -517,7 +522,7 @@ private:
     std::shared_ptr<Gate> get_gate_;
     bool closed_ = false;
     std::string session_id_;
-    std::string authorization_;  ///< the Authorization header of the latest requests
+    std::string authorization_;  ///< the newest Authorization header (GET streams, DELETE use it)
     std::string initialize_frame_;
     int reinitializations_ = 0;
     bool get_stream_started_ = false;
