@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,5 +71,19 @@ struct ReviewPanelArguments {
 void add_review_commands(CLI::App& app, ReviewArguments& review, ReviewPanelArguments& panel);
 int run_review(const ReviewArguments& arguments);
 int run_review_panel(const ReviewPanelArguments& arguments);
+
+struct DevConsoleArguments {
+    std::uint16_t port = 7890;
+    std::size_t max_pending = 5;
+    std::size_t max_entries = 10000;
+    int tool_wait_ms = 15000;
+    int extension_timeout_ms = 10000;  ///< silence after which the extension counts as gone
+    int long_poll_ms = 5000;           ///< how long /sync holds an empty poll
+    int connect_grace_ms = 3000;       ///< how long a command waits for a disconnected extension
+    std::vector<std::string> extension_ids;
+    bool log_json = false;
+};
+void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments);
+int run_devconsole(const DevConsoleArguments& arguments);
 
 }  // namespace mcpkit::cli

@@ -40,6 +40,9 @@ int main(int argc, char** argv) {
     mcpkit::cli::AnalyzeReportArguments analyze_report;
     mcpkit::cli::add_analyze_report_command(*analyze, analyze_report);
 
+    mcpkit::cli::DevConsoleArguments devconsole;
+    mcpkit::cli::add_devconsole_command(app, devconsole);
+
     try {
         app.parse(own_argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("review")) return mcpkit::cli::run_review(review);
     if (analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
     if (app.got_subcommand("analyze")) return mcpkit::cli::run_analyze_server(analyze_server);
+    if (app.got_subcommand("devconsole")) return mcpkit::cli::run_devconsole(devconsole);
     if (app.got_subcommand("review-panel")) return mcpkit::cli::run_review_panel(review_panel);
     return 2;
 }

@@ -15,6 +15,7 @@
 
 #include "mcp/server/Server.hpp"
 #include "mcp/transport/HttpRequestAuthorizer.hpp"
+#include "mcp/transport/HttpRoutes.hpp"
 #include "mcp/transport/SessionStore.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -67,6 +68,9 @@ struct StreamableHttpServerOptions {
     /// verdict, and the documents it serves (protected resource metadata) are served beside the
     /// endpoint. None: no authorization (fine on loopback).
     std::shared_ptr<HttpRequestAuthorizer> authorization;
+    /// The application's own routes on the same port (a health check, a browser extension's
+    /// channel): requests for their paths go to them, whatever the endpoint's rules.
+    std::shared_ptr<HttpRoutes> routes;
     /// Where the server reports what it refused or could not do. Default: nothing.
     std::function<void(std::string_view)> log;
 };

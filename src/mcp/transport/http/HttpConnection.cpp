@@ -5,6 +5,8 @@
 #include "transport/http/AsciiCase.hpp"
 #include "transport/http/HttpErrors.hpp"
 #include "transport/http/HttpRequestParser.hpp"
+#include "transport/http/IncomingHeaders.hpp"
+#include "transport/http/RouteReply.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
@@ -34,59 +36,6 @@ constexpr std::chrono::milliseconds quick_answer{20};
 constexpr std::size_t max_head_bytes = 64 * 1024;
 /// The read buffer starts at this size, and returns to it after a large request.
 constexpr std::size_t initial_buffer_bytes = 4096;
-
-/// The headers the endpoint reads, found in one pass over the request (a lookup per name would
-/// compare names case-insensitively over and over). The first of repeated headers wins.
-struct IncomingHeaders {
-    std::optional<std::string_view> host, origin, content_type, accept, cors_request_headers, authorization;
-    std::optional<std::string_view> session_id, protocol_version, last_event_id, mcp_method, mcp_name;
-    std::vector<std::pair<std::string_view, std::string_view>> parameters;  ///< Mcp-Param-<name>
-};
-
-IncomingHeaders read_headers(const HttpRequest& request) {
-    IncomingHeaders found;
-    auto keep = [](std::optional<std::string_view>& slot, std::string_view value) {
-        if (!slot) slot = value;
-    };
-    constexpr std::string_view parameter_prefix = "mcp-param-";
-    for (const auto& [name, value] : request.fields) {
-        if (name.size() < 4) continue;
-        switch (ascii_lower(name[0])) {
-        case 'h':
-            if (field_name_is(name, "host")) keep(found.host, value);
-            continue;
-        case 'o':
-            if (field_name_is(name, "origin")) keep(found.origin, value);
-            continue;
-        case 'c':
-            if (field_name_is(name, "content-type")) keep(found.content_type, value);
-            continue;
-        case 'a':
-            if (field_name_is(name, "accept")) keep(found.accept, value);
-            else if (field_name_is(name, "authorization")) keep(found.authorization, value);
-            else if (field_name_is(name, "access-control-request-headers")) keep(found.cors_request_headers, value);
-            continue;
-        case 'l':
-            if (field_name_is(name, "last-event-id")) keep(found.last_event_id, value);
-            continue;
-        case 'm': break;
-        default: continue;
-        }
-        if (field_name_is(name, "mcp-session-id")) {
-            keep(found.session_id, value);
-        } else if (field_name_is(name, "mcp-protocol-version")) {
-            keep(found.protocol_version, value);
-        } else if (field_name_is(name, "mcp-method")) {
-            keep(found.mcp_method, value);
-        } else if (field_name_is(name, "mcp-name")) {
-            keep(found.mcp_name, value);
-        } else if (name.size() > parameter_prefix.size() &&
-                   field_name_is(name.substr(0, parameter_prefix.size()), parameter_prefix)) {
-            found.parameters.emplace_back(name.substr(parameter_prefix.size()), value);
-        }
-    }
-    return found;
-}
 
 /// Header names a preflight may ask for: a comma-separated list of tokens, nothing else, so that
 /// echoing it back cannot split the response head.
@@ -125,6 +74,8 @@ private:
                                       EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive);
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
+    /// A request for one of the application's routes (StreamableHttpServerOptions::routes).
+    asio::awaitable<bool> answer_route(const HttpRequest& request, std::string_view path, bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
                                   std::string_view allow = {}, std::string_view www_authenticate = {});
     /// A CORS preflight from a page the policy accepts (or from no page at all).
@@ -251,6 +202,8 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
     bool keep_alive = request.keep_alive;
     std::string_view target = request.target;
     if (auto query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
+    if (auto* routes = frontend_->options.routes.get(); routes && routes->serves(target))
+        co_return co_await answer_route(request, target, keep_alive);
     auto* authorizer = frontend_->options.authorization.get();
     if (authorizer && (request.method == "GET" || request.method == "HEAD"))
         if (auto document = authorizer->document(target))  // protected resource metadata: public
@@ -299,6 +252,52 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
                                error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
                                           "Use POST to send messages, GET to listen, DELETE to end a session"),
                                keep_alive, {}, "GET, POST, DELETE, OPTIONS");
+}
+
+asio::awaitable<bool> ConnectionState::answer_route(const HttpRequest& request, std::string_view path,
+                                                   bool keep_alive) {
+    auto& routes = *frontend_->options.routes;
+    HttpRouteResponse response;
+    if (request.body.size() > routes.max_body_bytes(path)) {
+        response.status = 413;
+        response.body = R"({"error":"Request body too large: at most )" + std::to_string(routes.max_body_bytes(path)) +
+                        " bytes at " + std::string(path) + "\"}";
+    } else {
+        HttpRouteRequest route_request;
+        route_request.method.assign(request.method);
+        route_request.path.assign(path);
+        if (auto query = request.target.find('?'); query != std::string_view::npos)
+            route_request.query.assign(request.target.substr(query + 1));
+        route_request.headers.reserve(request.fields.size());
+        for (const auto& field : request.fields) {
+            std::string name(field.name);
+            for (char& c : name) c = ascii_lower(c);
+            route_request.headers.emplace_back(std::move(name), std::string(field.value));
+        }
+        route_request.body.assign(request.body);
+        auto reply = std::make_shared<RouteReply>(executor_);
+        routes.handle(std::move(route_request),
+                      [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
+        response = co_await reply->wait();
+    }
+    auto reason = web::obsolete_reason(static_cast<web::status>(response.status));
+    head_.clear();
+    head_.append(version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        .append(std::to_string(response.status))
+        .append(" ")
+        .append(reason.data(), reason.size())
+        .append("\r\n");
+    if (!response.body.empty()) head_.append("Content-Type: ").append(response.content_type).append("\r\n");
+    head_.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+    for (const auto& [name, value] : response.headers) head_.append(name).append(": ").append(value).append("\r\n");
+    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
+    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
+    head_.append("\r\n");
+    bool with_body = request.method != "HEAD";
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(response.body.data(),
+                                                                                 with_body ? response.body.size() : 0)};
+    auto [ec, bytes] = co_await write(buffers);
+    co_return keep_alive && !ec;
 }
 
 asio::awaitable<bool> ConnectionState::answer_preflight(const IncomingHeaders& headers, bool keep_alive) {

@@ -1,0 +1,53 @@
+#pragma once
+// Other HTTP routes served on the Streamable HTTP server's port, beside the MCP endpoint: an
+// application that needs a few endpoints of its own (a browser extension's channel, a health
+// check) shares one port and one HTTP stack with MCP instead of running a second server.
+//
+// The server parses each request and, when `serves(path)` says so, hands it over instead of
+// applying the MCP endpoint's rules: the routes check Host, Origin and methods themselves. The
+// answer may come later, from any thread (a long poll), exactly once.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+
+struct HttpRouteRequest {
+    std::string method;  ///< "GET", "POST" …
+    std::string path;    ///< the target without its query
+    std::string query;   ///< after '?', without it
+    /// Header fields in arrival order, names lower-cased.
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+
+    /// The first field called `lower_case_name`, if any.
+    std::optional<std::string_view> header(std::string_view lower_case_name) const;
+};
+
+struct HttpRouteResponse {
+    int status = 200;
+    std::string body;
+    std::string content_type = "application/json";  ///< sent when the body is not empty
+    /// Extra header fields (CORS, Allow …). No CR or LF in names or values.
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+class HttpRoutes {
+public:
+    virtual ~HttpRoutes() = default;
+    /// Whether a request for `path` is theirs.
+    virtual bool serves(std::string_view path) const = 0;
+    /// The largest body accepted at `path`: a larger one is refused with 413. Every read is also
+    /// bounded by StreamableHttpServerOptions::max_body_bytes, so set that to the largest of them.
+    virtual std::size_t max_body_bytes(std::string_view path) const = 0;
+    /// Serves one request, on one of the HTTP threads. Call `respond` once, now or later from
+    /// any thread; the connection waits for it (a client that leaves meanwhile is not noticed).
+    virtual void handle(HttpRouteRequest request, std::function<void(HttpRouteResponse)> respond) = 0;
+};
+
+}  // namespace mcp

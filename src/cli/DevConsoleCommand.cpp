@@ -1,0 +1,96 @@
+// `mcpkit devconsole`: the browser dev-console daemon (MCP at /mcp, the extension's routes beside
+// it, on one loopback port), or with --stdio a bridge to it for assistants that only start
+// commands.
+
+#include "cli/CommandSupport.hpp"
+#include "cli/Commands.hpp"
+#include "devconsole/DevConsole.hpp"
+#include "devconsole/extension/ExtensionRoutes.hpp"
+#include "devconsole/tools/DevConsoleTools.hpp"
+
+#include <mcp/server/Server.hpp>
+#include <mcp/transport/StreamableHttpServer.hpp>
+
+#include <cstdio>
+
+namespace mcpkit::cli {
+
+void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments) {
+    auto* command = app.add_subcommand(
+        "devconsole", "Browser dev-console MCP server: what the browser extension captures, and commands it runs");
+    command->add_option("--port", arguments.port, "Loopback port for MCP (/mcp) and the extension")->capture_default_str();
+    command->add_option("--max-pending", arguments.max_pending,
+                        "Commands waiting for the extension at once; beyond, the oldest expires (queue_overflow)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    command->add_option("--max-entries", arguments.max_entries, "Console entries kept (oldest evicted first)")
+        ->check(CLI::Range(100, 10000000))
+        ->capture_default_str();
+    command->add_option("--tool-wait-ms", arguments.tool_wait_ms,
+                        "How long a tool call waits for its command before answering still_processing")
+        ->check(CLI::Range(100, 60000))
+        ->capture_default_str();
+    command->add_option("--extension-timeout-ms", arguments.extension_timeout_ms,
+                        "Silence after which the extension counts as disconnected (its pending commands expire)")
+        ->check(CLI::Range(200, 600000))
+        ->capture_default_str();
+    command->add_option("--long-poll-ms", arguments.long_poll_ms, "How long /sync holds a poll with nothing to deliver")
+        ->check(CLI::Range(50, 60000))
+        ->capture_default_str();
+    command->add_option("--connect-grace-ms", arguments.connect_grace_ms,
+                        "How long a command waits for a disconnected extension to come back before it is refused")
+        ->check(CLI::Range(0, 60000))
+        ->capture_default_str();
+    command->add_option("--extension-id", arguments.extension_ids,
+                        "Only this browser extension id may connect (repeat; default: any extension origin)");
+    command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
+}
+
+int run_devconsole(const DevConsoleArguments& arguments) {
+    using namespace mcpkit::devconsole;
+    boost::asio::io_context io(1);
+    auto log = stderr_log("devconsole", arguments.log_json);
+    DevConsoleOptions options;
+    options.port = arguments.port;
+    options.commands.max_pending = arguments.max_pending;
+    options.capture.budgets[static_cast<std::size_t>(Stream::logs)].max_entries = arguments.max_entries;
+    // The byte budget follows the count: about 2 kB an entry before bytes bind.
+    options.capture.budgets[static_cast<std::size_t>(Stream::logs)].max_bytes =
+        std::max<std::size_t>(32u << 20, arguments.max_entries * 2048);
+    options.tool_wait = std::chrono::milliseconds(arguments.tool_wait_ms);
+    options.disconnect_after = std::chrono::milliseconds(arguments.extension_timeout_ms);
+    options.long_poll = std::chrono::milliseconds(arguments.long_poll_ms);
+    options.connect_grace = std::chrono::milliseconds(arguments.connect_grace_ms);
+    options.extension_ids = arguments.extension_ids;
+    options.log = log;
+    DevConsole console(io, options);
+
+    mcp::ServerOptions server_options;
+    server_options.log = log;
+    server_options.instructions =
+        "Sees what the user's browser sees, through the mcpkit devconsole extension: console, errors, network, "
+        "WebSocket traffic, user actions, Web Vitals (observe); acts in the tracked tab (interact); looks closer "
+        "(analyze); builds HAR files, Playwright reproductions and summaries (generate); configure({what:'doctor'}) "
+        "says what is wrong when nothing arrives.";
+    mcp::Server server({.name = "mcpkit-devconsole", .version = std::string(daemon_version)}, server_options);
+    add_devconsole_tools(server, console);
+
+    mcp::StreamableHttpServerOptions http;
+    http.host = "127.0.0.1";
+    http.port = arguments.port;
+    http.max_body_bytes = 10u << 20;  // the largest route body (/logs, /screenshots)
+    http.routes = std::make_shared<ExtensionRoutes>(console);
+    http.log = log;
+    console.start();
+    try {
+        return mcp::serve_http(server, io, std::move(http), [&](std::uint16_t port) {
+            std::fprintf(stderr, "mcpkit devconsole: listening on http://127.0.0.1:%u (MCP at /mcp)\n", port);
+            std::fflush(stderr);
+        });
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mcpkit devconsole: cannot listen on 127.0.0.1:%u: %s\n", arguments.port, e.what());
+        return 1;
+    }
+}
+
+}  // namespace mcpkit::cli
