@@ -82,6 +82,7 @@ struct DevConsoleArguments {
     int connect_grace_ms = 3000;       ///< how long a command waits for a disconnected extension
     std::vector<std::string> extension_ids;
     bool log_json = false;
+    bool stdio = false;  ///< --stdio: bridge stdio to the daemon on the port, starting it if needed
 };
 void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments);
 int run_devconsole(const DevConsoleArguments& arguments);

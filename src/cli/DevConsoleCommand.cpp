@@ -5,6 +5,7 @@
 #include "cli/CommandSupport.hpp"
 #include "cli/Commands.hpp"
 #include "devconsole/DevConsole.hpp"
+#include "devconsole/StdioBridge.hpp"
 #include "devconsole/extension/ExtensionRoutes.hpp"
 #include "devconsole/tools/DevConsoleTools.hpp"
 
@@ -12,6 +13,8 @@
 #include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 namespace mcpkit::cli {
 
@@ -44,10 +47,32 @@ void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments) {
     command->add_option("--extension-id", arguments.extension_ids,
                         "Only this browser extension id may connect (repeat; default: any extension origin)");
     command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
+    command->add_flag("--stdio", arguments.stdio,
+                      "Speak MCP on stdin/stdout, forwarding to the daemon on --port (started if none answers), so "
+                      "assistants that only start commands share one daemon and one browser");
 }
+
+namespace {
+
+int run_bridge(const DevConsoleArguments& arguments) {
+    devconsole::StdioBridgeOptions options;
+    options.port = arguments.port;
+    std::error_code ec;
+    options.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    const char* state = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    std::filesystem::path directory = state && *state ? std::filesystem::path(state)
+                                      : home && *home ? std::filesystem::path(home) / ".local/state"
+                                                      : std::filesystem::temp_directory_path();
+    options.log_file = (directory / "mcpkit" / ("devconsole-" + std::to_string(arguments.port) + ".log")).string();
+    return devconsole::run_stdio_bridge(options);
+}
+
+}  // namespace
 
 int run_devconsole(const DevConsoleArguments& arguments) {
     using namespace mcpkit::devconsole;
+    if (arguments.stdio) return run_bridge(arguments);
     boost::asio::io_context io(1);
     auto log = stderr_log("devconsole", arguments.log_json);
     DevConsoleOptions options;

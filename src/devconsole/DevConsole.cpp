@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <unistd.h>
+
 namespace mcpkit::devconsole {
 namespace json = boost::json;
 
@@ -70,6 +72,7 @@ std::string DevConsole::health() const {
                                   {"overflowed", counters.overflowed}}},
         {"artifacts", json::object{{"count", artifacts_.list().size()}, {"bytes", artifacts_.bytes()}}},
         {"started", format_iso_time(started_ms_)},
+        {"pid", static_cast<std::int64_t>(::getpid())},
     };
     return json::serialize(health);
 }
