@@ -11,7 +11,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk hyperfine strace openssl tinyproxy-bin
-  libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
+  libcmark-gfm-dev libcmark-gfm-extensions-dev chromium zip
   libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
   # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe
   golang-1.19-src rust-src openjdk-17-source
@@ -45,6 +45,13 @@ vscode=extensions/vscode
 if [ ! -d "$vscode/node_modules/markdown-it" ] || [ "$vscode/package.json" -nt "$vscode/node_modules/.package-lock.json" ]; then
   echo "bootstrap: installing npm packages in $vscode" >&2
   (cd "$vscode" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# The Chrome extension's build and test tools (TypeScript, the Chrome and Node typings); `zip` packages it.
+chrome_extension=extensions/chrome
+if [ ! -d "$chrome_extension/node_modules/typescript" ] || [ "$chrome_extension/package.json" -nt "$chrome_extension/node_modules/.package-lock.json" ]; then
+  echo "bootstrap: installing npm packages in $chrome_extension" >&2
+  (cd "$chrome_extension" && npm install --no-audit --no-fund --loglevel=error)
 fi
 
 # tree-sitter grammars for analyze: only their C sources are used, so no install scripts run.
