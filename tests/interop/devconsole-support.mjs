@@ -17,8 +17,8 @@ export const extensionHeaders = {
 };
 
 /** Starts `mcpkit devconsole` on a free port; resolves once it listens. */
-export async function startDevConsole(args = []) {
-  const child = spawn(mcpkit, ['devconsole', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startDevConsole(args = [], { port: wanted = 0 } = {}) {
+  const child = spawn(mcpkit, ['devconsole', '--port', String(wanted), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.output = '';
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const port = await new Promise((resolve, reject) => {
