@@ -5,8 +5,11 @@
 
 #include "devconsole/capture/ArtifactStore.hpp"
 #include "devconsole/capture/CaptureBuffers.hpp"
+#include "devconsole/capture/NoiseRules.hpp"
 #include "devconsole/commands/CommandQueue.hpp"
 #include "devconsole/extension/ExtensionLink.hpp"
+#include "devconsole/tools/AuditLog.hpp"
+#include "devconsole/tools/PageStateStore.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -55,6 +58,9 @@ public:
     CommandQueue& commands() { return commands_; }
     ExtensionLink& link() { return link_; }
     ArtifactStore& artifacts() { return artifacts_; }
+    PageStateStore& page_states() { return page_states_; }
+    NoiseRules& noise_rules() { return noise_rules_; }
+    AuditLog& audit_log() { return audit_log_; }
     void log(std::string_view message) const {
         if (options_.log) options_.log(message);
     }
@@ -71,6 +77,9 @@ private:
     CommandQueue commands_;
     ExtensionLink link_;
     ArtifactStore artifacts_;
+    PageStateStore page_states_;
+    NoiseRules noise_rules_;
+    AuditLog audit_log_;
     boost::asio::steady_timer watchdog_;
     bool stopped_ = false;
     std::int64_t started_ms_;

@@ -4,92 +4,15 @@
 // cancellation, a daemon restart under a running extension, and the extension killed mid-command.
 // Screenshots are saved in $ARTIFACTS.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
 import { eventually, mcpkit, repo, runProcess, sleep } from './support.mjs';
+import { launchBrowser, startSite } from './devconsole-browser.mjs';
 import { call, connectClient, startDevConsole } from './devconsole-support.mjs';
 
-const dist = path.join(repo, 'extensions/chrome/dist');
 const artifacts = process.env.ARTIFACTS ?? path.join(repo, 'build/artifacts');
-
-const APP = `<!doctype html><html lang="en"><head><title>devconsole test app</title>
-<script>console.log('app: loading', { n: 1, nested: { a: [1, 2, 3] } }); console.debug('app: debug line');</script></head>
-<body><main><h1 id="title">Test app</h1>
-<button id="btn" onclick="this.textContent = 'clicked ' + (++window.clicks)">Click me</button>
-<form id="signup"><label>Name <input id="name" name="name" required></label>
-<label>Password <input id="password" name="password" type="password"></label></form>
-<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20">
-<div id="later"></div></main>
-<script>
-window.clicks = 0;
-setTimeout(async () => {
-  console.info('app: info'); console.warn('app: warning'); console.error('app: error', new Error('inner'));
-  const cycle = { name: 'cycle' }; cycle.self = cycle; console.log('app: cycle', cycle, document.getElementById('btn'));
-  await fetch('/data.json'); await fetch('/missing.json');
-  const xhr = new XMLHttpRequest(); xhr.open('POST', '/echo'); xhr.send(JSON.stringify({ sent: true }));
-  const socket = new WebSocket('ws://' + location.host + '/ws');
-  socket.onopen = () => socket.send('ping from page');
-  setTimeout(() => { throw new Error('app: uncaught boom'); }, 50);
-  Promise.reject(new Error('app: unhandled rejection'));
-}, 300);
-setTimeout(() => { document.getElementById('later').innerHTML = '<p id="late">arrived late</p>'; }, 1500);
-</script></body></html>`;
-
-/** The test site: the app, a strict-CSP page, JSON endpoints and a WebSocket echo. */
-function startSite() {
-  const server = createServer(async (request, response) => {
-    const url = new URL(request.url, 'http://x');
-    const send = (status, type, body, headers = {}) => {
-      response.writeHead(status, { 'Content-Type': type, ...headers });
-      response.end(body);
-    };
-    if (url.pathname === '/app.html') return send(200, 'text/html', APP);
-    if (url.pathname === '/blank.html') return send(200, 'text/html', '<title>blank</title>');
-    if (url.pathname === '/second.html') return send(200, 'text/html', '<title>second page</title><p id="second">second</p>');
-    if (url.pathname === '/strict.html')
-      return send(200, 'text/html', '<title>strict</title><button id="b" onclick="">b</button><p id="p">no eval here</p>',
-        { 'Content-Security-Policy': "script-src 'self'" });
-    if (url.pathname === '/data.json') return send(200, 'application/json', JSON.stringify({ data: { items: [{ id: 7 }] } }));
-    if (url.pathname === '/echo') {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      return send(200, 'application/json', body);
-    }
-    send(404, 'text/plain', 'not here');
-  });
-  server.on('upgrade', (request, socket) => {
-    const accept = createHash('sha1').update(request.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-    const frame = (text) => Buffer.concat([Buffer.from([0x81, Buffer.byteLength(text)]), Buffer.from(text)]);
-    socket.write(frame('hello from server'));
-    socket.on('data', (data) => {
-      if ((data[0] & 0x0f) !== 1) return;
-      const length = data[1] & 0x7f;
-      const mask = data.subarray(2, 6);
-      socket.write(frame(`echo: ${Buffer.from(data.subarray(6, 6 + length).map((b, i) => b ^ mask[i % 4]))}`));
-    });
-    socket.on('error', () => {});
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-async function launchBrowser(daemonBase) {
-  const context = await chromium.launchPersistentContext('', {
-    executablePath: '/usr/bin/chromium',
-    headless: false,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
-  });
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15000 }));
-  await worker.evaluate((url) => globalThis.devconsole.setServerUrl(url), daemonBase);
-  return { context, worker };
-}
 
 describe('devconsole in real Chromium with the mcpkit extension', () => {
   let daemon;

@@ -1,7 +1,8 @@
 // Smoke check of the built extension (dist/) in Debian's Chromium, against a tiny fake daemon:
 // the service worker starts and syncs, a tracked tab's load-time console.log reaches /logs, and
 // daemon commands (execute, dom_action, page_info, a11y, screenshot, an unknown type, execute on a
-// page whose CSP forbids eval) come back in /sync command_results. Finally the fake daemon is
+// page whose CSP forbids eval, and interact's writes and page-level actions in smoke/interact-checks.mjs)
+// come back in /sync command_results. Finally the fake daemon is
 // restarted and the extension must reconnect by itself.
 //
 //   npm run build && node test/smoke-chromium.mjs
@@ -9,9 +10,9 @@
 // Environment: CHROMIUM (default /usr/bin/chromium), PLAYWRIGHT_CORE (default: the copy in
 // tests/interop/node_modules). The end-to-end tests against the real daemon live in tests/interop/.
 import { once } from "node:events";
-import { createHash } from "node:crypto";
-import { createServer } from "node:http";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { createFakeDaemon } from "./smoke/fake-daemon.mjs";
+import { INTERACT_PAGE, runInteractChecks } from "./smoke/interact-checks.mjs";
 
 const dist = fileURLToPath(new URL("../dist", import.meta.url));
 const playwrightPath =
@@ -27,81 +28,12 @@ const PAGE = `<!doctype html><html><head><title>devconsole smoke</title>
 const socket = new WebSocket("ws://" + location.host + "/ws"); socket.onopen = () => socket.send("ping from page");</script>
 </body></html>`;
 const CSP_PAGE = `<!doctype html><html><head><title>strict csp</title></head><body><p id="p">no eval here</p></body></html>`;
-
-/** The fake daemon: records telemetry, long-polls /sync for up to 5 s, re-sends commands until acked. */
-function createFakeDaemon() {
-  const state = { syncs: [], telemetry: {}, queue: [], results: new Map(), waiters: [], clientHeaders: new Set() };
-  const wake = () => state.waiters.splice(0).forEach((resolve) => resolve());
-  const server = createServer(async (request, response) => {
-    const url = new URL(request.url, "http://x");
-    const chunks = [];
-    for await (const chunk of request) chunks.push(chunk);
-    const text = Buffer.concat(chunks).toString("utf8");
-    const origin = request.headers.origin;
-    const cors = origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Headers": "Content-Type, X-Gasoline-Client, X-Gasoline-Extension-Version" } : {};
-    const send = (status, body, headers = {}) => {
-      response.writeHead(status, { "Content-Type": "application/json", ...cors, ...headers });
-      response.end(typeof body === "string" ? body : JSON.stringify(body));
-    };
-    if (request.method === "OPTIONS") return send(204, "");
-    if (url.pathname === "/page.html") return send(200, PAGE, { "Content-Type": "text/html" });
-    if (url.pathname === "/csp.html") return send(200, CSP_PAGE, { "Content-Type": "text/html", "Content-Security-Policy": "script-src 'self'" });
-    if (url.pathname === "/blank.html") return send(200, "<title>blank</title>", { "Content-Type": "text/html" });
-    if (url.pathname === "/health") return send(200, { status: "ok", version: "smoke", capture: { extension_connected: state.syncs.length > 0 } });
-    if (request.headers["x-gasoline-client"]) state.clientHeaders.add(request.headers["x-gasoline-client"]);
-    if (url.pathname === "/sync") {
-      const body = JSON.parse(text || "{}");
-      const sync = { start: Date.now(), end: Infinity, body };
-      state.syncs.push(sync);
-      // Open until answered or until the extension aborts it (a parked poll interrupted by a result).
-      response.on("close", () => (sync.end = Date.now()));
-      for (const result of body.command_results ?? []) state.results.set(result.id, result);
-      if (body.last_command_ack) {
-        const index = state.queue.findIndex((command) => command.id === body.last_command_ack);
-        if (index >= 0) state.queue.splice(0, index + 1);
-      }
-      state.queue = state.queue.filter((command) => !state.results.has(command.id));
-      if (state.queue.length === 0) {
-        await Promise.race([new Promise((resolve) => state.waiters.push(resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (response.destroyed) return;
-      }
-      const commands = state.queue.slice(0, 15);
-      return send(200, { ack: true, commands, next_poll_ms: commands.length ? 200 : 1000, server_time: new Date().toISOString(), server_version: "smoke", capture_overrides: {} });
-    }
-    const envelope = { "/logs": "entries", "/websocket-events": "events", "/network-bodies": "bodies", "/enhanced-actions": "actions", "/performance-snapshots": "snapshots" }[url.pathname];
-    if (envelope && request.method === "POST") {
-      const items = JSON.parse(text)[envelope] ?? [];
-      (state.telemetry[url.pathname] ??= []).push(...items);
-      return send(200, { received: items.length });
-    }
-    send(404, { error: "Not found" });
-  });
-  server.on("upgrade", (request, socket) => acceptWebSocket(request, socket));
-  return {
-    state,
-    server,
-    enqueue(command) {
-      state.queue.push(command);
-      wake();
-    },
-  };
-}
-
-/** Just enough of RFC 6455 for the capture check: the handshake, one text frame out, small masked frames in. */
-function acceptWebSocket(request, socket) {
-  const accept = createHash("sha1").update(request.headers["sec-websocket-key"] + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-  const textFrame = (text) => Buffer.concat([Buffer.from([0x81, Buffer.byteLength(text)]), Buffer.from(text)]);
-  socket.write(textFrame("hello from server"));
-  socket.on("data", (frame) => {
-    if ((frame[0] & 0x0f) !== 1) return;
-    const length = frame[1] & 0x7f;
-    const mask = frame.subarray(2, 6);
-    const payload = Buffer.from(frame.subarray(6, 6 + length).map((byte, index) => byte ^ mask[index % 4]));
-    socket.write(textFrame(`echo: ${payload.toString()}`));
-  });
-  socket.on("error", () => undefined);
-}
+const PAGES = {
+  "/page.html": { body: PAGE },
+  "/interact.html": { body: INTERACT_PAGE },
+  "/csp.html": { body: CSP_PAGE, headers: { "Content-Security-Policy": "script-src 'self'" } },
+  "/blank.html": { body: "<title>blank</title>" },
+};
 
 async function waitFor(description, predicate, timeoutMs = 10_000) {
   const started = Date.now();
@@ -128,7 +60,7 @@ async function runCommand(daemon, type, params, extra = {}) {
   return { ...result, elapsedMs: Date.now() - started };
 }
 
-const daemon = createFakeDaemon();
+const daemon = createFakeDaemon(PAGES);
 daemon.server.listen(0, "127.0.0.1");
 await once(daemon.server, "listening");
 const port = daemon.server.address().port;
@@ -208,12 +140,15 @@ try {
   check("a11y finds the image without alt", a11y.result?.violations?.some((violation) => violation.rule === "image-alt"), `${a11y.result?.node_count} nodes`);
   const shot = await runCommand(daemon, "screenshot", { format: "jpeg", quality: 60 });
   check("screenshot returns a data URL", shot.status === "complete" && shot.result?.data_url?.startsWith("data:image/jpeg;base64,"), `${shot.result?.width}x${shot.result?.height}, ${shot.result?.data_url?.length} chars`);
-  const unknown = await runCommand(daemon, "subtitle", { text: "hi" });
+  const unknown = await runCommand(daemon, "draw_mode", { text: "hi" });
   check("an unknown command type is unknown_command", unknown.error === "unknown_command");
   const otherTab = await runCommand(daemon, "execute", { script: "1" }, { tab_id: 987654 });
   check("a tab that is not tracked is refused", otherTab.error === "tab_not_allowed");
   const waited = await runCommand(daemon, "dom_action", { action: "wait_for", selector: "#later", timeout_ms: 3000 }, {});
   check("wait_for without a match times out cleanly", waited.error === "wait_for_timeout", `${waited.result?.waited_ms} ms`);
+
+  await page.goto(`${base}/interact.html`);
+  await runInteractChecks({ page, check, run: (type, params) => runCommand(daemon, type, params) });
 
   await page.goto(`${base}/csp.html`);
   const blocked = await runCommand(daemon, "execute", { script: "document.title" });
@@ -267,7 +202,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const down = await worker.evaluate(() => globalThis.devconsole.status().connection);
   check("the popup's status shows disconnected with the error", down.state === "disconnected" && Boolean(down.lastError), down.lastError);
-  const restarted = createFakeDaemon();
+  const restarted = createFakeDaemon(PAGES);
   restarted.server.listen(port, "127.0.0.1");
   await once(restarted.server, "listening");
   await waitFor("a /sync at the restarted daemon", () => restarted.state.syncs.length > 0, 10_000);

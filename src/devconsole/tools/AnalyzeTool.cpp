@@ -6,6 +6,7 @@
 #include "devconsole/tools/CommandCall.hpp"
 #include "devconsole/tools/DevConsoleTools.hpp"
 #include "devconsole/tools/EventViews.hpp"
+#include "devconsole/tools/LinkChecks.hpp"
 #include "devconsole/tools/ToolSupport.hpp"
 
 #include <boost/json.hpp>
@@ -23,7 +24,8 @@ constexpr std::string_view description =
     "Over the capture buffers: error_clusters (errors grouped by message and top frame), performance (vitals and "
     "the slowest requests), history, third_party_audit (origins other than first_party_origins), api_validation "
     "(operation analyze|report|clear: each endpoint's JSON shape and its changes), security_audit (secrets in "
-    "URLs, logs and bodies; plain-HTTP requests; tokens in storage-like fields).";
+    "URLs, logs and bodies; plain-HTTP requests).\nLinks: link_health (the page's links, domain filter), "
+    "link_validation (urls): each requested by the daemon, max_workers at a time, timeout_ms each.";
 
 /// A large answer (an accessibility tree) goes to an artifact; the answer keeps its summary.
 ResultShaper large_result_shaper(ArtifactStore& artifacts, std::string what, std::string field) {
@@ -54,7 +56,7 @@ ResultShaper large_result_shaper(ArtifactStore& artifacts, std::string what, std
 void add_analyze_tool(mcp::Server& server, DevConsole& console) {
     auto tool = make_tool("analyze", std::string(description));
     tool.annotations = json::object{{"readOnlyHint", true}, {"openWorldHint", false}};
-    server.add_tool(tool, [&console](mcp::ToolCall& call) -> asio::awaitable<mcp::CallToolResult> {
+    server.add_tool(tool, audited(console, "analyze", [&console](mcp::ToolCall& call) -> asio::awaitable<mcp::CallToolResult> {
         json::object arguments = call.arguments;
         auto what = mode_of(arguments);
         auto tracked = console.link().tracked_tab();
@@ -86,9 +88,7 @@ void add_analyze_tool(mcp::Server& server, DevConsole& console) {
         } else if (what == "forms" || what == "form_validation") {
             request.type = "form_discovery";
         } else if (what == "link_health" || what == "link_validation") {
-            co_return unsupported("analyze", what,
-                                  "checking links means requesting every URL from the daemon or the page; list them "
-                                  "with analyze({what:'dom', selector:'a[href]'}) and check the ones that matter");
+            co_return co_await check_links(console, call, what, arguments);
         } else if (what == "annotations" || what == "annotation_detail" || what == "draw_history" || what == "draw_session") {
             co_return unsupported("analyze", what, "draw mode (annotating the page by hand) is not part of the mcpkit extension");
         } else if (what == "visual_baseline" || what == "visual_diff" || what == "visual_baselines") {
@@ -100,7 +100,7 @@ void add_analyze_tool(mcp::Server& server, DevConsole& console) {
         }
         request.prefix = request.type;
         co_return co_await run_command(console, call, request, shape);
-    });
+    }));
 }
 
 }  // namespace mcpkit::devconsole

@@ -128,7 +128,7 @@ asio::awaitable<mcp::CallToolResult> run_command(DevConsole& console, mcp::ToolC
                           "this tab\". Commands run only on a tab the user chose.");
 
     auto queued = commands.enqueue(request.type, request.prefix, request.params, tab_id, request.origin);
-    if (wants_background(call.arguments)) {
+    if (wants_background(request.params)) {
         json::object fields{{"correlation_id", queued.correlation_id},
                             {"lifecycle_status", "queued"},
                             {"queued", true},

@@ -1,6 +1,7 @@
 // configure: the daemon's state and utilities: health, clearing buffers, a small key-value store
 // for the assistant's notes, test boundaries in the logs, and what the daemon can do.
 
+#include "devconsole/tools/ConfigureModes.hpp"
 #include "devconsole/tools/DevConsoleTools.hpp"
 #include "devconsole/tools/ToolSupport.hpp"
 
@@ -11,6 +12,7 @@
 
 namespace mcpkit::devconsole {
 namespace json = boost::json;
+namespace asio = boost::asio;
 
 namespace {
 
@@ -18,8 +20,13 @@ constexpr std::string_view description =
     "The daemon's state and utilities. health (daemon, extension, buffers, queue), doctor (what is wrong and how "
     "to fix it), clear (buffer: logs, network, websocket, actions, all), store / load (store_action save|load|list|"
     "delete|stats, namespace, key, data or value: notes kept while the daemon runs), test_boundary_start / "
-    "test_boundary_end (test_id, label: a marker in the logs), describe_capabilities (every mode and whether it is "
-    "served), tutorial / examples (how to use the tools).";
+    "test_boundary_end (test_id, label: a marker in the logs), noise_rule (noise_action add|remove|list|reset|"
+    "auto_detect: console or network entries to leave out of reads; rules, or one flattened: message_regex, "
+    "source_regex, url_regex, method, status_min/max, level, category, reason), save_sequence / get_sequence / "
+    "list_sequences / delete_sequence / replay_sequence (name, steps: interact arguments; override_steps, "
+    "continue_on_error, stop_after_step), diff_sessions (verif_session_action capture|compare|list|delete: errors "
+    "and failed requests before and after a fix), audit_log (tool_name, since, limit), describe_capabilities "
+    "(every mode and whether it is served), tutorial / examples (how to use the tools).";
 
 constexpr std::string_view tutorial_text =
     "1. The user installs the mcpkit devconsole extension (extensions/chrome) and presses \"Track this tab\" on the "
@@ -102,77 +109,101 @@ mcp::CallToolResult doctor(DevConsole& console, std::string_view what) {
                   json::object{{"problems", std::move(problems)}, {"health", std::move(health)}});
 }
 
+struct ConfigureStores {
+    NoteStore notes;
+    SequenceStore sequences;
+    SessionSnapshots snapshots;
+};
+
+asio::awaitable<mcp::CallToolResult> run_configure(DevConsole& console, ConfigureStores& stores, mcp::ToolCall& call) {
+    const auto& arguments = call.arguments;
+    auto what = mode_of(arguments, "action");
+    if (what == "noise_rule") co_return noise_rule(console, what, arguments);
+    if (what == "save_sequence" || what == "get_sequence" || what == "list_sequences" || what == "delete_sequence")
+        co_return stores.sequences.handle(what, arguments);
+    if (what == "replay_sequence") co_return co_await replay_sequence(console, stores.sequences, call, what, arguments);
+    if (what == "diff_sessions") co_return stores.snapshots.handle(console, what, arguments);
+    if (what == "audit_log") co_return console.audit_log().handle(what, arguments);
+    if (what == "health") {
+        auto health = json::parse(console.health()).as_object();
+        bool connected = health.at("capture").as_object().at("extension_connected").as_bool();
+        co_return answer(what, connected ? "Daemon up, extension connected" : "Daemon up, extension NOT connected",
+                      std::move(health));
+    }
+    if (what == "doctor") co_return doctor(console, what);
+    if (what == "clear") {
+        auto buffer = string_argument(arguments, "buffer").value_or("all");
+        std::vector<Stream> streams;
+        if (buffer == "logs") streams = {Stream::logs, Stream::extension_logs};
+        else if (buffer == "network") streams = {Stream::network_bodies};
+        else if (buffer == "websocket") streams = {Stream::websocket};
+        else if (buffer == "actions") streams = {Stream::actions};
+        else if (buffer == "all")
+            streams = {Stream::logs, Stream::network_bodies, Stream::websocket, Stream::actions, Stream::performance,
+                       Stream::extension_logs};
+        else
+            co_return failure(what, "invalid_argument",
+                           "\"buffer\" is \"" + buffer + "\": use network, websocket, actions, logs or all");
+        for (auto stream : streams) console.buffers().clear(stream);
+        co_return answer(what, "Cleared " + buffer, json::object{{"buffer", buffer}});
+    }
+    if (what == "store" || what == "load") co_return store_notes(stores.notes, what, arguments);
+    if (what == "test_boundary_start" || what == "test_boundary_end") {
+        auto test_id = string_argument(arguments, "test_id").value_or("test");
+        auto label = string_argument(arguments, "label").value_or(test_id);
+        bool start = what == "test_boundary_start";
+        json::array marker{json::object{{"level", "info"},
+                                        {"type", "console"},
+                                        {"source", "devconsole"},
+                                        {"message", std::string(start ? "[test start] " : "[test end] ") + label},
+                                        {"test_id", test_id}}};
+        console.buffers().ingest_array(Stream::logs, marker);
+        co_return answer(what, std::string(start ? "Started" : "Ended") + " test boundary " + test_id,
+                      json::object{{"test_id", test_id}, {"label", label}});
+    }
+    if (what == "tutorial" || what == "examples")
+        co_return answer(what, "How to use the devconsole tools", json::object{{"guide", tutorial_text}});
+    if (what == "describe_capabilities") {
+        json::object tools;
+        for (std::string_view name : {"observe", "analyze", "interact", "configure", "generate"}) {
+            json::array modes;
+            for (const auto& mode : tool_modes(name)) modes.push_back(json::value(mode));
+            tools[name] = std::move(modes);
+        }
+        co_return answer(what, "The five tools and their modes; a mode that is not served answers why",
+                      json::object{{"tools", std::move(tools)},
+                                   {"queue_cap", console.options().commands.max_pending},
+                                   {"tool_wait_ms", console.options().tool_wait.count()}});
+    }
+    if (what == "telemetry")
+        co_return answer(what, "Every answer carries its metadata; there is no telemetry to switch",
+                      json::object{{"telemetry_mode", "full"}});
+    if (what == "recording_start" || what == "recording_stop" || what == "playback" || what == "log_diff")
+        co_return unsupported("configure", what,
+                           "tab recording and playback are not part of mcpkit devconsole; diff_sessions compares "
+                           "errors and failed requests before and after a change");
+    if (what == "streaming")
+        co_return unsupported("configure", what,
+                           "the daemon does not push events to the assistant; read what is new with "
+                           "observe({what:'logs', after_cursor}) from the previous answer's cursor");
+    if (what == "restart")
+        co_return unsupported("configure", what,
+                           "a daemon that answers this is not stuck; stop it with SIGTERM (mcpkit devconsole "
+                           "--stdio starts a new one on the next call)");
+    if (what == "security_mode")
+        co_return unsupported("configure", what,
+                           "mcpkit never rewrites a page's security headers (the original's insecure_proxy mode)");
+    co_return unknown_mode("configure", what);
+}
+
 }  // namespace
 
 void add_configure_tool(mcp::Server& server, DevConsole& console) {
     auto tool = make_tool("configure", std::string(description));
-    auto notes = std::make_shared<NoteStore>();
-    server.add_tool(tool, [&console, notes](mcp::ToolCall& call) -> mcp::CallToolResult {
-        const auto& arguments = call.arguments;
-        auto what = mode_of(arguments, "action");
-        if (what == "health") {
-            auto health = json::parse(console.health()).as_object();
-            bool connected = health.at("capture").as_object().at("extension_connected").as_bool();
-            return answer(what, connected ? "Daemon up, extension connected" : "Daemon up, extension NOT connected",
-                          std::move(health));
-        }
-        if (what == "doctor") return doctor(console, what);
-        if (what == "clear") {
-            auto buffer = string_argument(arguments, "buffer").value_or("all");
-            std::vector<Stream> streams;
-            if (buffer == "logs") streams = {Stream::logs, Stream::extension_logs};
-            else if (buffer == "network") streams = {Stream::network_bodies};
-            else if (buffer == "websocket") streams = {Stream::websocket};
-            else if (buffer == "actions") streams = {Stream::actions};
-            else if (buffer == "all")
-                streams = {Stream::logs, Stream::network_bodies, Stream::websocket, Stream::actions, Stream::performance,
-                           Stream::extension_logs};
-            else
-                return failure(what, "invalid_argument",
-                               "\"buffer\" is \"" + buffer + "\": use network, websocket, actions, logs or all");
-            for (auto stream : streams) console.buffers().clear(stream);
-            return answer(what, "Cleared " + buffer, json::object{{"buffer", buffer}});
-        }
-        if (what == "store" || what == "load") return store_notes(*notes, what, arguments);
-        if (what == "test_boundary_start" || what == "test_boundary_end") {
-            auto test_id = string_argument(arguments, "test_id").value_or("test");
-            auto label = string_argument(arguments, "label").value_or(test_id);
-            bool start = what == "test_boundary_start";
-            json::array marker{json::object{{"level", "info"},
-                                            {"type", "console"},
-                                            {"source", "devconsole"},
-                                            {"message", std::string(start ? "[test start] " : "[test end] ") + label},
-                                            {"test_id", test_id}}};
-            console.buffers().ingest_array(Stream::logs, marker);
-            return answer(what, std::string(start ? "Started" : "Ended") + " test boundary " + test_id,
-                          json::object{{"test_id", test_id}, {"label", label}});
-        }
-        if (what == "tutorial" || what == "examples")
-            return answer(what, "How to use the devconsole tools", json::object{{"guide", tutorial_text}});
-        if (what == "describe_capabilities") {
-            json::object tools;
-            for (std::string_view name : {"observe", "analyze", "interact", "configure", "generate"}) {
-                json::array modes;
-                for (const auto& mode : tool_modes(name)) modes.push_back(json::value(mode));
-                tools[name] = std::move(modes);
-            }
-            return answer(what, "The five tools and their modes; a mode that is not served answers why",
-                          json::object{{"tools", std::move(tools)},
-                                       {"queue_cap", console.options().commands.max_pending},
-                                       {"tool_wait_ms", console.options().tool_wait.count()}});
-        }
-        if (what == "telemetry")
-            return answer(what, "Every answer carries its metadata; there is no telemetry to switch",
-                          json::object{{"telemetry_mode", "full"}});
-        if (what == "streaming" || what == "recording_start" || what == "recording_stop" || what == "playback" ||
-            what == "log_diff" || what == "diff_sessions" || what == "audit_log" || what == "restart" ||
-            what == "save_sequence" || what == "get_sequence" || what == "list_sequences" || what == "delete_sequence" ||
-            what == "replay_sequence" || what == "security_mode" || what == "noise_rule")
-            return unsupported("configure", what,
-                               "not part of mcpkit devconsole yet; health, doctor, clear, store/load and test "
-                               "boundaries are");
-        return unknown_mode("configure", what);
-    });
+    auto stores = std::make_shared<ConfigureStores>();
+    server.add_tool(tool, audited(console, "configure", [&console, stores](mcp::ToolCall& call) -> asio::awaitable<mcp::CallToolResult> {
+        co_return co_await run_configure(console, *stores, call);
+    }));
 }
 
 }  // namespace mcpkit::devconsole

@@ -87,7 +87,11 @@ constexpr std::size_t inline_body_bytes = 4096;
 }  // namespace
 
 std::optional<std::string> log_query(const json::object& arguments, std::int64_t tracked_tab, bool errors_only,
-                                     RingQuery& query) {
+                                     RingQuery& query, const NoiseRules& noise) {
+    if (!noise.empty())
+        query.is_noise = [&noise](const json::object& entry) {
+            return noise.matches(text_of(entry, "type") == "network" ? "network" : "console", entry);
+        };
     std::optional<LogLevel> exact, minimum;
     if (auto level = string_argument(arguments, "level")) {
         exact = parse_log_level(*level);
@@ -118,8 +122,9 @@ std::optional<std::string> log_query(const json::object& arguments, std::int64_t
     return std::nullopt;
 }
 
-RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts) {
+RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts, const NoiseRules& noise) {
     RingQuery query;
+    if (!noise.empty()) query.is_noise = [&noise](const json::object& entry) { return noise.matches("network", entry); };
     auto url = string_argument(arguments, "url");
     auto method = string_argument(arguments, "method");
     auto status_min = number_argument(arguments, "status_min");

@@ -5,6 +5,7 @@
 
 #include "devconsole/capture/ArtifactStore.hpp"
 #include "devconsole/capture/CaptureBuffers.hpp"
+#include "devconsole/capture/NoiseRules.hpp"
 #include "devconsole/tools/CommandCall.hpp"
 #include "devconsole/tools/RingQuery.hpp"
 
@@ -15,9 +16,9 @@ namespace mcpkit::devconsole {
 /// logs / errors: level, min_level, source, url, scope (current_page: the tracked tab's entries).
 /// Returns a problem with the arguments, or nothing.
 std::optional<std::string> log_query(const boost::json::object& arguments, std::int64_t tracked_tab, bool errors_only,
-                                     RingQuery& query);
+                                     RingQuery& query, const NoiseRules& noise);
 /// network_bodies: url, method, status_min/max, body_key, body_path; large bodies become artifacts.
-RingQuery network_query(const boost::json::object& arguments, ArtifactStore& artifacts);
+RingQuery network_query(const boost::json::object& arguments, ArtifactStore& artifacts, const NoiseRules& noise);
 RingQuery websocket_query(const boost::json::object& arguments);
 RingQuery url_query(const boost::json::object& arguments);
 

@@ -223,4 +223,37 @@ GeneratedArtifact make_content_security_policy(const CaptureBuffers& buffers, co
                                   "images the page loads itself are listed by observe({what:'network_waterfall'})"}}};
 }
 
+GeneratedArtifact make_sarif(const json::object& audit) {
+    auto page = text_of(audit, "effective_tab_url");
+    json::array results;
+    json::object rules_by_id;
+    if (auto* violations = audit.if_contains("violations"); violations && violations->is_array())
+        for (const auto& item : violations->get_array()) {
+            if (!item.is_object()) continue;
+            const auto& violation = item.get_object();
+            auto rule = text_of(violation, "rule");
+            if (rule.empty()) rule = "accessibility";
+            if (!rules_by_id.contains(rule))
+                rules_by_id[rule] = json::object{{"id", rule}, {"shortDescription", json::object{{"text", rule}}}};
+            json::object location{{"physicalLocation", json::object{{"artifactLocation", json::object{{"uri", page}}}}}};
+            if (auto selector = text_of(violation, "selector"); !selector.empty())
+                location["logicalLocations"] = json::array{json::object{{"fullyQualifiedName", selector}, {"kind", "element"}}};
+            results.push_back(json::object{{"ruleId", rule}, {"level", "warning"},
+                                           {"message", json::object{{"text", text_of(violation, "message")}}},
+                                           {"locations", json::array{std::move(location)}}});
+        }
+    json::array rules;
+    for (auto& [id, rule] : rules_by_id) rules.push_back(std::move(rule));
+    auto count = results.size();
+    json::object sarif{
+        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+        {"version", "2.1.0"},
+        {"runs", json::array{json::object{
+                     {"tool", json::object{{"driver", json::object{{"name", "mcpkit-devconsole"}, {"version", "0.1.0"},
+                                                                   {"rules", std::move(rules)}}}}},
+                     {"results", std::move(results)}}}}};
+    return {"accessibility.sarif", "application/sarif+json", json::serialize(sarif),
+            std::to_string(count) + " accessibility finding(s) of " + page, json::object{{"results", count}}};
+}
+
 }  // namespace mcpkit::devconsole

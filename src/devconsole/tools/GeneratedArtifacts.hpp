@@ -26,4 +26,7 @@ GeneratedArtifact make_pr_summary(const CaptureBuffers& buffers, const boost::js
 GeneratedArtifact make_content_security_policy(const CaptureBuffers& buffers, const boost::json::object& arguments,
                                                std::string_view page_url);
 
+/// SARIF 2.1.0 from an accessibility audit's result ({violations:[{rule, selector, message}], …}).
+GeneratedArtifact make_sarif(const boost::json::object& audit);
+
 }  // namespace mcpkit::devconsole

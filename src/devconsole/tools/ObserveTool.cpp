@@ -24,7 +24,8 @@ constexpr std::string_view description =
     "history, pilot.\nFrom the page (a command to the extension): page, tabs, network_waterfall, screenshot "
     "(returned as a resource link), storage.\nCommands: command_result (correlation_id), pending_commands, "
     "failed_commands.\nPaging: limit (default 100, max 1000), last_n, and the cursors of metadata: before_cursor "
-    "(older), after_cursor / since_cursor (newer); restart_on_eviction:true if a cursor's entries were evicted.";
+    "(older), after_cursor / since_cursor (newer); restart_on_eviction:true if a cursor's entries were evicted.\n"
+    "indexeddb: the databases, a database's stores (database), or a store's records (database, store, limit).";
 
 mcp::CallToolResult list_answer(std::string_view what, RingAnswer found, std::string_view noun) {
     auto count = found.entries.size();
@@ -75,18 +76,39 @@ mcp::CallToolResult observe_commands(DevConsole& console, std::string_view what,
                                {"metadata", json::object{{"queue_cap", console.options().commands.max_pending}}}});
 }
 
+std::string indexeddb_script(const json::object& arguments) {
+    auto quoted = [](const std::optional<std::string>& text) { return text ? json::serialize(json::value(*text)) : std::string("null"); };
+    auto limit = limit_argument(arguments, "limit", 100, 1000);
+    return "(async () => {\n"
+           "  const limit = " + std::to_string(limit) + ", wantedDb = " + quoted(string_argument(arguments, "database")) +
+           ", wantedStore = " + quoted(string_argument(arguments, "store")) + ";\n"
+           "  const request = (r) => new Promise((ok, fail) => { r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });\n"
+           "  if (!wantedDb) return { databases: (await indexedDB.databases()).map((d) => ({ name: d.name, version: d.version })) };\n"
+           "  const db = await new Promise((ok, fail) => { const r = indexedDB.open(wantedDb); r.onsuccess = () => ok(r.result);\n"
+           "    r.onerror = () => fail(r.error); r.onupgradeneeded = () => { r.transaction.abort(); fail(new Error('no database ' + wantedDb)); }; });\n"
+           "  try {\n"
+           "    const stores = Array.from(db.objectStoreNames);\n"
+           "    if (!wantedStore) return { database: wantedDb, version: db.version, stores };\n"
+           "    if (!stores.includes(wantedStore)) return { error: 'no object store ' + wantedStore, stores };\n"
+           "    const store = db.transaction(wantedStore, 'readonly').objectStore(wantedStore);\n"
+           "    return { database: wantedDb, store: wantedStore, count: await request(store.count()),\n"
+           "             records: await request(store.getAll(null, limit)) };\n"
+           "  } finally { db.close(); }\n"
+           "})()";
+}
+
 }  // namespace
 
 void add_observe_tool(mcp::Server& server, DevConsole& console) {
     auto tool = make_tool("observe", std::string(description));
     tool.annotations = json::object{{"readOnlyHint", true}, {"openWorldHint", false}};
-    server.add_tool(tool, [&console](mcp::ToolCall& call) -> asio::awaitable<mcp::CallToolResult> {
+    server.add_tool(tool, audited(console, "observe", [&console](mcp::ToolCall& call) -> asio::awaitable<mcp::CallToolResult> {
         const auto& arguments = call.arguments;
         auto what = mode_of(arguments);
         auto tracked = console.link().tracked_tab().id;
         if (what == "logs" || what == "errors") {
             RingQuery query;
-            if (auto problem = log_query(arguments, tracked, what == "errors", query))
+            if (auto problem = log_query(arguments, tracked, what == "errors", query, console.noise_rules()))
                 co_return failure(what, "invalid_argument", *problem);
             co_return read_ring(console, what, arguments, Stream::logs, std::move(query),
                                 what == "errors" ? "error(s)" : "log entries");
@@ -94,7 +116,7 @@ void add_observe_tool(mcp::Server& server, DevConsole& console) {
         if (what == "extension_logs")
             co_return read_ring(console, what, arguments, Stream::extension_logs, RingQuery{}, "extension log lines");
         if (what == "network_bodies")
-            co_return read_ring(console, what, arguments, Stream::network_bodies, network_query(arguments, console.artifacts()),
+            co_return read_ring(console, what, arguments, Stream::network_bodies, network_query(arguments, console.artifacts(), console.noise_rules()),
                                 "network bodies");
         if (what == "websocket_events")
             co_return read_ring(console, what, arguments, Stream::websocket, websocket_query(arguments), "WebSocket events");
@@ -129,17 +151,20 @@ void add_observe_tool(mcp::Server& server, DevConsole& console) {
             if (what == "screenshot") shape = screenshot_shaper(console.artifacts(), what);
             co_return co_await run_command(console, call, request, shape);
         }
-        if (what == "indexeddb")
-            co_return unsupported("observe", what,
-                                  "reading IndexedDB needs the page's own origin and an async walk of every store; "
-                                  "use interact({what:'execute_js'}) with indexedDB.open(...) meanwhile");
+        if (what == "indexeddb") {
+            // Read in the page (IndexedDB belongs to its origin): a script, so a strict CSP refuses it with the reason.
+            request.type = "execute";
+            request.prefix = "indexeddb";
+            request.params = json::object{{"what", "execute_js"}, {"script", indexeddb_script(arguments)}, {"timeout_ms", 10000}};
+            co_return co_await run_command(console, call, request);
+        }
         if (what == "saved_videos" || what == "recordings" || what == "recording_actions" || what == "playback_results" ||
             what == "log_diff_report")
             co_return unsupported("observe", what,
                                   "tab recording and playback are not part of mcpkit devconsole; actions, logs and "
                                   "network are captured continuously instead (observe timeline)");
         co_return unknown_mode("observe", what);
-    });
+    }));
 }
 
 }  // namespace mcpkit::devconsole

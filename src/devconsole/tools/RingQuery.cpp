@@ -46,6 +46,7 @@ RingAnswer run_query(const CaptureRing& ring, const RingQuery& query) {
     std::size_t bytes = 0;
     bool truncated_by_bytes = false;
     std::size_t matched = 0;
+    std::size_t noise = 0;
     std::uint64_t newest_sequence = 0, oldest_sequence = 0;
     std::int64_t newest_time = 0, oldest_time = 0;
     std::size_t limit = query.everything_after ? SIZE_MAX : query.limit;
@@ -58,6 +59,10 @@ RingAnswer run_query(const CaptureRing& ring, const RingQuery& query) {
         if (ec || !value.is_object()) return true;
         auto& object = value.get_object();
         if (query.accept_json && !query.accept_json(object)) return true;
+        if (query.is_noise && query.is_noise(object)) {
+            ++noise;
+            return true;
+        }
         ++matched;
         if (picked.size() >= limit) return false;
         if (query.shape) query.shape(object);
@@ -99,6 +104,7 @@ RingAnswer run_query(const CaptureRing& ring, const RingQuery& query) {
     bool more = truncated_by_bytes || (!query.after && matched > picked.size()) ||
                 (query.after && !query.everything_after && picked.size() >= limit);
     metadata["has_more"] = more;
+    if (noise) metadata["noise_filtered"] = noise;
     if (truncated_by_bytes)
         metadata["note"] = "Stopped at " + std::to_string(query.max_bytes / 1024) +
                            " KB of entries to spare the context; page with the cursors for more";

@@ -23,6 +23,8 @@ struct RingQuery {
     std::function<bool(const CapturedEntry&)> accept_entry;
     /// … and on the parsed JSON (only for entries that passed the first).
     std::function<bool(const boost::json::object&)> accept_json;
+    /// Entries a noise rule matches: left out and counted.
+    std::function<bool(const boost::json::object&)> is_noise;
     /// Rewrites an entry for the answer (truncating large fields, say).
     std::function<void(boost::json::object&)> shape;
 };

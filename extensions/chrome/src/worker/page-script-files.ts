@@ -26,12 +26,20 @@ export const ISOLATED_CAPTURE_FILES = [
 export const TOOLKIT_FILES = [
   "page/element-description.js",
   "page/toolkit/semantic-selector.js",
+  "page/toolkit/element-handles.js",
+  "page/toolkit/element-input.js",
+  "page/toolkit/key-press.js",
   "page/toolkit/dom-actions.js",
+  "page/toolkit/paste-action.js",
+  "page/toolkit/subtitle-bar.js",
+  "page/toolkit/overlay-ranking.js",
+  "page/toolkit/top-overlay.js",
   "page/toolkit/interactive-listing.js",
   "page/toolkit/readable-content.js",
   "page/toolkit/accessibility-snapshot.js",
   "page/toolkit/page-inspection.js",
   "page/toolkit/form-discovery.js",
+  "page/toolkit/storage-writes.js",
   "page/toolkit/page-command-dispatch.js",
 ];
 

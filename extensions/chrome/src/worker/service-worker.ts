@@ -6,6 +6,7 @@ import { systemClock } from "./clock.js";
 import { browserActionCommand } from "./commands/browser-action-command.js";
 import { executeCommand } from "./commands/execute-command.js";
 import { screenshotCommand } from "./commands/screenshot-command.js";
+import { storageCommand } from "./commands/storage-command.js";
 import { tabsCommand } from "./commands/tabs-command.js";
 import { domActionCommand, highlightCommand, toolkitCommand } from "./commands/toolkit-commands.js";
 import { CommandRouter } from "./command-router.js";
@@ -58,7 +59,7 @@ const router = new CommandRouter({
     waterfall: toolkitCommand(chromePageScripting, "waterfall"),
     computed_styles: toolkitCommand(chromePageScripting, "computed_styles"),
     form_discovery: toolkitCommand(chromePageScripting, "form_discovery"),
-    storage: toolkitCommand(chromePageScripting, "storage"),
+    storage: storageCommand(chromePageScripting),
   },
 });
 

@@ -1,6 +1,8 @@
 /**
  * Isolated world: `list_interactive` — what the agent can click or fill, each with a selector that
- * finds it again, so follow-up actions do not have to guess.
+ * finds it again, so follow-up actions do not have to guess, and with an `element_id` handle and an
+ * `index` that name exactly that element in later actions (element-handles.ts). The listing is
+ * remembered as "the latest" for `index`, whatever its scope or filter.
  */
 (function registerInteractiveListing() {
   const LIMIT = 200;
@@ -13,6 +15,7 @@
     if (!(scope instanceof Node)) return scope;
     const visibleOnly = params.visible_only === true;
     const elements: Array<Record<string, unknown>> = [];
+    const listed: Element[] = [];
     let total = 0;
     for (const element of Array.from(scope.querySelectorAll(INTERACTIVE))) {
       const visible = parts.isVisible(element);
@@ -21,8 +24,10 @@
       if (elements.length >= LIMIT) continue;
       const type = element.getAttribute("type") ?? (element.localName === "a" ? "link" : "");
       const text = parts.accessibleName(element).slice(0, 80);
+      listed.push(element);
       elements.push({
         index: elements.length,
+        element_id: parts.elementHandleFor(element),
         tag: element.localName,
         type,
         role: parts.implicitRole(element),
@@ -31,6 +36,7 @@
         visible,
       });
     }
+    parts.rememberListing(listed);
     return { ok: true, value: { elements, count: elements.length, total, truncated: total > elements.length } };
   }
 

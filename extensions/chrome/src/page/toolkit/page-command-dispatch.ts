@@ -14,6 +14,8 @@
           return parts.accessibilitySnapshot(params);
         case "form_discovery":
           return parts.discoverForms(params);
+        case "storage_write":
+          return parts.writeStorage(params);
       }
       const inspected = parts.inspectPage(command, params);
       if (inspected) return inspected;

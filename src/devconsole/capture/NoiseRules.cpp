@@ -1,0 +1,115 @@
+#include "devconsole/capture/NoiseRules.hpp"
+
+#include "devconsole/JsonFields.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+namespace mcpkit::devconsole {
+namespace json = boost::json;
+
+json::object NoiseRule::to_json() const {
+    json::object rule{{"id", id}, {"category", category}, {"classification", classification}};
+    if (!level.empty()) rule["level"] = level;
+    if (!message_regex.empty()) rule["message_regex"] = message_regex;
+    if (!source_regex.empty()) rule["source_regex"] = source_regex;
+    if (!url_regex.empty()) rule["url_regex"] = url_regex;
+    if (!method.empty()) rule["method"] = method;
+    if (status_min) rule["status_min"] = *status_min;
+    if (status_max) rule["status_max"] = *status_max;
+    if (!reason.empty()) rule["reason"] = reason;
+    return rule;
+}
+
+std::variant<NoiseRule, std::string> NoiseRules::add(const json::object& description, std::string classification) {
+    NoiseRule rule;
+    rule.classification = std::move(classification);
+    rule.category = text_of(description, "category");
+    if (rule.category.empty()) rule.category = "console";
+    if (rule.category != "console" && rule.category != "network" && rule.category != "websocket")
+        return "\"category\" is \"" + rule.category + "\": use console, network or websocket";
+    rule.level = text_of(description, "level");
+    rule.message_regex = text_of(description, "message_regex");
+    if (rule.message_regex.empty()) rule.message_regex = text_of(description, "pattern");
+    rule.source_regex = text_of(description, "source_regex");
+    rule.url_regex = text_of(description, "url_regex");
+    rule.method = text_of(description, "method");
+    if (auto* value = description.if_contains("status_min"); value && value->is_number()) rule.status_min = value->to_number<double>();
+    if (auto* value = description.if_contains("status_max"); value && value->is_number()) rule.status_max = value->to_number<double>();
+    rule.reason = text_of(description, "reason");
+    if (rule.message_regex.empty() && rule.source_regex.empty() && rule.url_regex.empty() && rule.method.empty() &&
+        !rule.status_min && !rule.status_max && rule.level.empty())
+        return std::string("a rule needs something to match: message_regex (or pattern), source_regex, url_regex, "
+                           "method, status_min/status_max or level");
+    auto flags = std::regex::ECMAScript | std::regex::icase | std::regex::optimize;
+    for (auto [text, compiled, name] : {std::tuple{&rule.message_regex, &rule.message, "message_regex"},
+                                        std::tuple{&rule.source_regex, &rule.source, "source_regex"},
+                                        std::tuple{&rule.url_regex, &rule.url, "url_regex"}}) {
+        if (text->empty()) continue;
+        if (text->size() > 500) return std::string("\"") + name + "\" is longer than 500 characters";
+        try {
+            *compiled = std::regex(*text, flags);
+        } catch (const std::regex_error& e) {
+            return std::string("\"") + name + "\" is not a valid regular expression: " + e.what();
+        }
+    }
+    std::lock_guard lock(mutex_);
+    if (rules_.size() >= 200) return std::string("200 rules already: remove some first");
+    rule.id = "noise_" + std::to_string(next_++);
+    rules_.push_back(std::make_shared<const NoiseRule>(rule));
+    return rule;
+}
+
+bool NoiseRules::remove(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto before = rules_.size();
+    rules_.erase(std::remove_if(rules_.begin(), rules_.end(), [&](const auto& rule) { return rule->id == id; }),
+                 rules_.end());
+    return rules_.size() != before;
+}
+
+void NoiseRules::reset() {
+    std::lock_guard lock(mutex_);
+    rules_.clear();
+}
+
+json::array NoiseRules::list() const {
+    std::lock_guard lock(mutex_);
+    json::array list;
+    for (const auto& rule : rules_) list.push_back(rule->to_json());
+    return list;
+}
+
+bool NoiseRules::empty() const {
+    std::lock_guard lock(mutex_);
+    return rules_.empty();
+}
+
+bool NoiseRules::matches(std::string_view category, const json::object& entry) const {
+    std::vector<std::shared_ptr<const NoiseRule>> rules;
+    {
+        std::lock_guard lock(mutex_);
+        if (rules_.empty()) return false;
+        rules = rules_;
+    }
+    for (const auto& rule : rules) {
+        if (rule->category != category) continue;
+        if (!rule->level.empty() && text_of(entry, "level") != rule->level) continue;
+        if (!rule->message_regex.empty() && !std::regex_search(text_of(entry, "message"), rule->message)) continue;
+        if (!rule->source_regex.empty()) {
+            auto source = text_of(entry, "source");
+            if (source.empty()) source = text_of(entry, "filename");
+            if (!std::regex_search(source, rule->source)) continue;
+        }
+        if (!rule->url_regex.empty() && !std::regex_search(text_of(entry, "url"), rule->url)) continue;
+        if (!rule->method.empty() && text_of(entry, "method") != rule->method) continue;
+        double status = number_of(entry, "status", -1);
+        if (rule->status_min && status < *rule->status_min) continue;
+        if (rule->status_max && status > *rule->status_max) continue;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace mcpkit::devconsole
