@@ -135,13 +135,12 @@ describe('devconsole queue overflow and a vanishing extension', () => {
   test('on overflow the oldest pending command expires and its waiting caller hears at once', async () => {
     const stuck = new ScriptedExtension(daemon.base, { handlers, execute: false }).start();
     assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected));
-    const started = Date.now();
     const oldest = call(client, 'interact', { what: 'click', selector: '#a' });
     await eventually(async () => (await call(client, 'observe', { what: 'pending_commands' })).count === 1);
     const queued = [];
     for (let i = 0; i < 3; i++) queued.push(await call(client, 'interact', { what: 'click', selector: `#b${i}`, background: true }));
     const answer = await oldest;
-    assert.ok(Date.now() - started < 4500, 'answered before its own wait ran out');
+    // Had it waited out its 5 s, it would say still_processing.
     assert.equal(answer.status, 'expired', JSON.stringify(answer));
     assert.equal(answer.error, 'queue_overflow');
     const pending = await call(client, 'observe', { what: 'pending_commands' });
