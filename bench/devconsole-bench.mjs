@@ -86,7 +86,7 @@ async function ingest(daemon) {
   fs.writeFileSync(batchFile, JSON.stringify({ entries: Array.from({ length: 50 }, (_, j) => entry(j)) }));
   const before = processStat(daemon.pid);
   const load = cpus > 1 ? ['taskset', '-c', `1-${cpus - 1}`, 'wrk'] : ['wrk'];
-  const run = spawnSync(load[0], [...load.slice(1), '-t1', '-c6', `-d${seconds}s`, '-s', path.join(here, 'wrk-devconsole-logs.lua'),
+  const run = spawnSync(load[0], [...load.slice(1), '-t1', '-c6', '--timeout', '30s', `-d${seconds}s`, '-s', path.join(here, 'wrk-devconsole-logs.lua'),
     daemon.base + '/logs'], { env: { ...process.env, BODY_FILE: batchFile }, encoding: 'utf8' });
   const after = processStat(daemon.pid);
   const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1]);

@@ -15,7 +15,7 @@ bool ExtensionLink::connected_locked(Clock::time_point now) const {
 }
 
 bool ExtensionLink::saw_sync(const json::object& request, std::string_view client_header) {
-    std::vector<std::function<void()>> waiters;
+    std::vector<std::pair<std::uint64_t, std::function<void()>>> waiters;
     bool unnoticed_silence = false;
     {
         std::lock_guard lock(mutex_);
@@ -46,7 +46,7 @@ bool ExtensionLink::saw_sync(const json::object& request, std::string_view clien
             in_progress_ = running->get_array();
         waiters.swap(connect_waiters_);
     }
-    for (auto& waiter : waiters) waiter();
+    for (auto& [id, waiter] : waiters) waiter();
     return unnoticed_silence;
 }
 
@@ -74,15 +74,22 @@ json::array ExtensionLink::in_progress() const {
     return in_progress_;
 }
 
-void ExtensionLink::when_connected(std::function<void()> callback) {
+std::uint64_t ExtensionLink::when_connected(std::function<void()> callback) {
     {
         std::lock_guard lock(mutex_);
         if (!connected_locked(Clock::now())) {
-            connect_waiters_.push_back(std::move(callback));
-            return;
+            auto id = next_waiter_++;
+            connect_waiters_.emplace_back(id, std::move(callback));
+            return id;
         }
     }
     callback();
+    return 0;
+}
+
+void ExtensionLink::forget_waiter(std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(connect_waiters_, [id](const auto& waiter) { return waiter.first == id; });
 }
 
 json::object ExtensionLink::status() const {

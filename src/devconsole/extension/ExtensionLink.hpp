@@ -39,8 +39,10 @@ public:
     bool connected() const;
     TrackedTab tracked_tab() const;
     boost::json::array in_progress() const;
-    /// Calls `callback` once the extension is connected (at once if it is).
-    void when_connected(std::function<void()> callback);
+    /// Calls `callback` once the extension is connected (at once if it is). Returns an id for
+    /// `forget_waiter`, which a caller that stops waiting must call (waiters are kept until then).
+    std::uint64_t when_connected(std::function<void()> callback);
+    void forget_waiter(std::uint64_t id);
     /// The part of /health about the extension.
     boost::json::object status() const;
     std::chrono::milliseconds disconnect_after() const { return disconnect_after_; }
@@ -62,7 +64,8 @@ private:
     TrackedTab tab_;
     boost::json::object settings_;
     boost::json::array in_progress_;
-    std::vector<std::function<void()>> connect_waiters_;
+    std::vector<std::pair<std::uint64_t, std::function<void()>>> connect_waiters_;
+    std::uint64_t next_waiter_ = 1;
 };
 
 }  // namespace mcpkit::devconsole

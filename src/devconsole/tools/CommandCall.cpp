@@ -107,10 +107,11 @@ asio::awaitable<mcp::CallToolResult> run_command(DevConsole& console, mcp::ToolC
     if (!console.link().connected()) {
         // Give a restarting extension (or daemon) a moment to find each other.
         auto connected = std::make_shared<AsyncSignal>(console.io());
-        console.link().when_connected([connected] { connected->fire(); });
+        auto waiter = console.link().when_connected([connected] { connected->fire(); });
         auto cancelled_id = call.cancellation().on_cancel([connected] { connected->fire(); });
         co_await connected->wait(console.options().connect_grace);
         call.cancellation().forget(cancelled_id);
+        console.link().forget_waiter(waiter);
         if (call.cancelled()) co_return failure(request.what, "cancelled", "Cancelled before it was queued");
         if (!console.link().connected())
             co_return failure(
