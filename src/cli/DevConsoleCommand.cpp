@@ -73,6 +73,14 @@ int run_bridge(const DevConsoleArguments& arguments) {
 int run_devconsole(const DevConsoleArguments& arguments) {
     using namespace mcpkit::devconsole;
     if (arguments.stdio) return run_bridge(arguments);
+    // A held poll is not a sign of life: it must end well before the extension counts as gone.
+    if (arguments.long_poll_ms * 2 > arguments.extension_timeout_ms) {
+        std::fprintf(stderr,
+                     "mcpkit devconsole: --long-poll-ms (%d) must be at most half of --extension-timeout-ms (%d), or a "
+                     "quiet extension would count as disconnected while its poll is held\n",
+                     arguments.long_poll_ms, arguments.extension_timeout_ms);
+        return 2;
+    }
     boost::asio::io_context io(1);
     auto log = stderr_log("devconsole", arguments.log_json);
     DevConsoleOptions options;

@@ -46,18 +46,21 @@ asio::awaitable<DaemonState> probe(mcp::HttpClient& http, const std::string& bas
 bool start_daemon(const StdioBridgeOptions& options) {
     std::error_code ignored;
     std::filesystem::create_directories(std::filesystem::path(options.log_file).parent_path(), ignored);
+    // Everything the child needs is made before fork(): after it, only async-signal-safe calls.
+    std::string port = std::to_string(options.port);
     pid_t child = fork();
     if (child < 0) return false;
     if (child == 0) {
         // The intermediate child starts a new session and forks again: the daemon is no one's child.
         setsid();
         if (fork() != 0) _exit(0);
-        int null = open("/dev/null", O_RDWR);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         int log = open(options.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         dup2(null, 0);
         dup2(null, 1);
         dup2(log >= 0 ? log : null, 2);
-        std::string port = std::to_string(options.port);
+        if (null > 2) close(null);
+        if (log > 2) close(log);
         execl(options.executable.c_str(), options.executable.c_str(), "devconsole", "--port", port.c_str(),
               static_cast<char*>(nullptr));
         _exit(127);

@@ -24,7 +24,7 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
   let client;
   before(async () => {
     fs.mkdirSync(artifacts, { recursive: true });
-    daemon = await startDevConsole(['--extension-timeout-ms', '2500']);
+    daemon = await startDevConsole(['--extension-timeout-ms', '2500', '--long-poll-ms', '1200']);
     site = await startSite();
     siteBase = `http://127.0.0.1:${site.address().port}`;
     browser = await launchBrowser(daemon.base);
@@ -214,7 +214,7 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
     const port = daemon.port;
     await client.close();
     await daemon.stop();
-    daemon = await startDevConsole(['--extension-timeout-ms', '2500'], { port });
+    daemon = await startDevConsole(['--extension-timeout-ms', '2500', '--long-poll-ms', '1200'], { port });
     client = await connectClient(daemon.base);
     assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected, 15000),
       'the extension came back to the new daemon on the same port');

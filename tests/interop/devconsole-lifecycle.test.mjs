@@ -25,7 +25,7 @@ describe('devconsole command lifecycle', () => {
   let client;
   let extension;
   before(async () => {
-    daemon = await startDevConsole(['--tool-wait-ms', '1500', '--extension-timeout-ms', '1500', '--long-poll-ms', '1000',
+    daemon = await startDevConsole(['--tool-wait-ms', '1500', '--extension-timeout-ms', '1500', '--long-poll-ms', '700',
       '--connect-grace-ms', '300']);
     client = await connectClient(daemon.base);
     extension = new ScriptedExtension(daemon.base, { handlers }).start();

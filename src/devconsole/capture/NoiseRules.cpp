@@ -86,6 +86,20 @@ bool NoiseRules::empty() const {
     return rules_.empty();
 }
 
+namespace {
+
+/// libstdc++'s regex matcher recurses per character matched: a page's 500 KB message would
+/// overflow the stack. Rules see the start of each field, which is where noise shows.
+constexpr std::size_t matched_prefix = 2000;
+
+std::string field_prefix(const json::object& entry, std::string_view key) {
+    auto text = text_of(entry, key);
+    if (text.size() > matched_prefix) text.resize(matched_prefix);
+    return text;
+}
+
+}  // namespace
+
 bool NoiseRules::matches(std::string_view category, const json::object& entry) const {
     std::vector<std::shared_ptr<const NoiseRule>> rules;
     {
@@ -96,13 +110,13 @@ bool NoiseRules::matches(std::string_view category, const json::object& entry) c
     for (const auto& rule : rules) {
         if (rule->category != category) continue;
         if (!rule->level.empty() && text_of(entry, "level") != rule->level) continue;
-        if (!rule->message_regex.empty() && !std::regex_search(text_of(entry, "message"), rule->message)) continue;
+        if (!rule->message_regex.empty() && !std::regex_search(field_prefix(entry, "message"), rule->message)) continue;
         if (!rule->source_regex.empty()) {
-            auto source = text_of(entry, "source");
-            if (source.empty()) source = text_of(entry, "filename");
+            auto source = field_prefix(entry, "source");
+            if (source.empty()) source = field_prefix(entry, "filename");
             if (!std::regex_search(source, rule->source)) continue;
         }
-        if (!rule->url_regex.empty() && !std::regex_search(text_of(entry, "url"), rule->url)) continue;
+        if (!rule->url_regex.empty() && !std::regex_search(field_prefix(entry, "url"), rule->url)) continue;
         if (!rule->method.empty() && text_of(entry, "method") != rule->method) continue;
         double status = number_of(entry, "status", -1);
         if (rule->status_min && status < *rule->status_min) continue;

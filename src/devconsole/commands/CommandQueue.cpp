@@ -71,6 +71,7 @@ CommandSnapshot CommandQueue::enqueue(std::string type, std::string correlation_
 
     std::vector<Finalized> finalized;
     std::vector<std::function<void()>> wake;
+    std::vector<std::pair<std::string, std::string>> to_stop;  // expired while the extension runs them
     CommandSnapshot snapshot;
     {
         std::lock_guard lock(mutex_);
@@ -82,6 +83,7 @@ CommandSnapshot CommandQueue::enqueue(std::string type, std::string correlation_
                 auto oldest = std::find_if(pending_.begin(), pending_.end(), [](const auto& c) { return !c->internal; });
                 if (oldest == pending_.end()) break;
                 ++counters_.overflowed;
+                if ((*oldest)->was_delivered()) to_stop.emplace_back((*oldest)->id, (*oldest)->correlation_id);
                 finalized.push_back(finalize_locked(*oldest, CommandStatus::expired,
                                                     "queue_overflow: more than " + std::to_string(options_.max_pending) +
                                                         " commands were pending; this, the oldest, made room",
@@ -97,6 +99,9 @@ CommandSnapshot CommandQueue::enqueue(std::string type, std::string correlation_
     }
     notify(std::move(finalized));
     for (auto& callback : wake) callback();
+    for (auto& [id, correlation_id] : to_stop)
+        enqueue("cancel", "cancel", json::object{{"id", id}, {"correlation_id", correlation_id}}, 0,
+                "cancel " + correlation_id, true);
     return snapshot;
 }
 
@@ -220,6 +225,34 @@ bool CommandQueue::finalize(const std::string& correlation_id, CommandStatus sta
     }
     notify(std::move(finalized));
     return true;
+}
+
+std::optional<bool> CommandQueue::cancel(const std::string& correlation_id, std::string reason) {
+    std::vector<Finalized> finalized;
+    bool delivered = false;
+    {
+        std::lock_guard lock(mutex_);
+        auto command = find_locked(correlation_id);
+        if (!command || is_final(command->status)) return std::nullopt;
+        delivered = command->was_delivered();
+        finalized.push_back(finalize_locked(command, CommandStatus::cancelled, std::move(reason), nullptr));
+    }
+    notify(std::move(finalized));
+    return delivered;
+}
+
+std::size_t CommandQueue::fail_acknowledged(std::string_view reason) {
+    std::vector<Finalized> finalized;
+    {
+        std::lock_guard lock(mutex_);
+        std::vector<std::shared_ptr<Command>> lost;
+        for (const auto& command : pending_)
+            if (command->acknowledged) lost.push_back(command);
+        for (auto& command : lost) finalized.push_back(finalize_locked(command, CommandStatus::error, std::string(reason), nullptr));
+    }
+    auto count = finalized.size();
+    notify(std::move(finalized));
+    return count;
 }
 
 std::size_t CommandQueue::expire_all(std::string_view reason) {

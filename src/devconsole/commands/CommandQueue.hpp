@@ -69,8 +69,15 @@ public:
     /// Finalizes a command by correlation id; returns false if unknown or already final.
     bool finalize(const std::string& correlation_id, CommandStatus status, std::string error,
                   boost::json::value result = nullptr);
+    /// Cancels a pending command. Nothing for an unknown or finished one; else whether the
+    /// extension had already been sent it (then it should be told to stop), decided under the
+    /// same lock as the cancellation so a delivery cannot slip between.
+    std::optional<bool> cancel(const std::string& correlation_id, std::string reason);
     /// Expires every pending command (the extension went away). Returns how many.
     std::size_t expire_all(std::string_view reason);
+    /// Fails the commands the extension acknowledged but never answered (it restarted and lost
+    /// them). Returns how many.
+    std::size_t fail_acknowledged(std::string_view reason);
     /// Times out commands past command_timeout and drops results past retention.
     void sweep();
 

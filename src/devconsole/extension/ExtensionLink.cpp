@@ -14,13 +14,13 @@ bool ExtensionLink::connected_locked(Clock::time_point now) const {
     return ever_seen_ && now - last_sync_ <= disconnect_after_;
 }
 
-bool ExtensionLink::saw_sync(const json::object& request, std::string_view client_header) {
+ExtensionLink::SyncArrival ExtensionLink::saw_sync(const json::object& request, std::string_view client_header) {
     std::vector<std::pair<std::uint64_t, std::function<void()>>> waiters;
-    bool unnoticed_silence = false;
+    SyncArrival arrival;
     {
         std::lock_guard lock(mutex_);
         auto now = Clock::now();
-        unnoticed_silence = reported_connected_ && !connected_locked(now);
+        arrival.silence_ended = reported_connected_ && !connected_locked(now);
         ever_seen_ = true;
         reported_connected_ = true;
         last_sync_ = now;
@@ -28,7 +28,10 @@ bool ExtensionLink::saw_sync(const json::object& request, std::string_view clien
         ++syncs_;
         auto session = text_of(request, "ext_session_id");
         if (!session.empty() && session != session_id_) {
-            if (!session_id_.empty()) ++session_changes_;
+            if (!session_id_.empty()) {
+                ++session_changes_;
+                arrival.session_changed = true;
+            }
             session_id_ = std::move(session);
         }
         if (!client_header.empty()) client_.assign(client_header);
@@ -47,7 +50,7 @@ bool ExtensionLink::saw_sync(const json::object& request, std::string_view clien
         waiters.swap(connect_waiters_);
     }
     for (auto& [id, waiter] : waiters) waiter();
-    return unnoticed_silence;
+    return arrival;
 }
 
 bool ExtensionLink::check_disconnected() {

@@ -31,9 +31,15 @@ public:
 
     explicit ExtensionLink(std::chrono::milliseconds disconnect_after = std::chrono::seconds(10));
 
-    /// A /sync arrived. Returns true when it ends a silence long enough to count as a disconnect
-    /// that nobody noticed yet (the caller expires pending commands first, as on a disconnect).
-    bool saw_sync(const boost::json::object& request, std::string_view client_header);
+    struct SyncArrival {
+        /// It ends a silence long enough to count as a disconnect that nobody noticed yet.
+        bool silence_ended = false;
+        /// It comes from a new extension session (ext_session_id): a restarted service worker,
+        /// which lost the commands the old one had taken.
+        bool session_changed = false;
+    };
+    /// A /sync arrived.
+    SyncArrival saw_sync(const boost::json::object& request, std::string_view client_header);
     /// Called periodically: true once when the extension has just fallen silent.
     bool check_disconnected();
     bool connected() const;

@@ -64,16 +64,21 @@ void SyncChannel::handle(const mcp::HttpRouteRequest& request, std::function<voi
     if (auto* settings = sync->if_contains("settings"); settings && !settings->is_object() && !settings->is_null())
         return respond(json_response(400, R"({"error":"\"settings\" must be an object"})"));
 
-    if (console_.link().saw_sync(*sync, request.header("x-gasoline-client").value_or(""))) {
-        // Back after a silence nobody noticed yet: what waited for it expired meanwhile.
-        console_.commands().expire_all("extension_disconnected: the extension was silent for more than " +
-                                       std::to_string(console_.options().disconnect_after.count() / 1000) + " s");
-    }
+    auto arrival = console_.link().saw_sync(*sync, request.header("x-gasoline-client").value_or(""));
     if (auto* logs = sync->if_contains("extension_logs"); logs && logs->is_array())
         console_.buffers().add_extension_logs(logs->get_array());
+    // Results first: those this poll brings count, even when it ends a silence.
     if (auto* results = sync->if_contains("command_results"); results && results->is_array())
         for (const auto& result : results->get_array())
             if (result.is_object()) console_.commands().apply_result(result.get_object());
+    if (arrival.silence_ended) {
+        // Back after a silence nobody noticed yet: what waited for it expired meanwhile.
+        console_.commands().expire_all("extension_disconnected: the extension was silent for more than " +
+                                       std::to_string(console_.options().disconnect_after.count() / 1000) + " s");
+    } else if (arrival.session_changed) {
+        console_.commands().fail_acknowledged(
+            "extension_restarted: the extension restarted after taking this command and lost it");
+    }
     if (auto* ack = sync->if_contains("last_command_ack"); ack && ack->is_string())
         console_.commands().acknowledge(ack->get_string());
 

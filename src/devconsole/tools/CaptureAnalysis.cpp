@@ -5,6 +5,9 @@
 #include "devconsole/tools/ToolSupport.hpp"
 
 #include <boost/json.hpp>
+#include <boost/url.hpp>
+
+#include <cctype>
 
 #include <algorithm>
 #include <map>
@@ -70,10 +73,16 @@ std::string endpoint_of(const json::object& body) {
 }  // namespace
 
 std::string origin_of(std::string_view url) {
-    auto scheme = url.find("://");
-    if (scheme == std::string_view::npos) return {};
-    auto end = url.find_first_of("/?#", scheme + 3);
-    return std::string(url.substr(0, end));
+    // Parsed, not cut: the origin goes into generated policies, where a space or ';' taken from a
+    // page-made URL would add a directive.
+    auto parsed = boost::urls::parse_uri(url);
+    if (!parsed || !parsed->has_authority() || parsed->host().empty()) return {};
+    std::string origin = std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_host());
+    if (parsed->has_port()) origin += ":" + std::string(parsed->port());
+    for (char c : origin)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string_view(":/.-[]_%").find(c) != std::string_view::npos))
+            return {};
+    return origin;
 }
 
 mcp::CallToolResult error_clusters(const CaptureBuffers& buffers, std::string_view what, const json::object& arguments,
@@ -90,7 +99,7 @@ mcp::CallToolResult error_clusters(const CaptureBuffers& buffers, std::string_vi
         auto message = text_of(object, "message");
         auto frame = top_frame(text_of(object, "stack"));
         auto& cluster = clusters[message_shape(message) + "|" + frame];
-        if (cluster.count++ == 0) cluster.message = message.substr(0, 500), cluster.frame = frame,
+        if (cluster.count++ == 0) cluster.message = utf8_prefix(message, 500), cluster.frame = frame,
                                   cluster.first = format_iso_time(entry.time_ms);
         cluster.last = format_iso_time(entry.time_ms);
         if (cluster.urls.size() < 5) cluster.urls.insert(text_of(object, "url"));
@@ -240,6 +249,9 @@ mcp::CallToolResult api_validation(CaptureBuffers& buffers, std::string_view wha
 }
 
 mcp::CallToolResult security_audit(const CaptureBuffers& buffers, std::string_view what, const json::object& arguments) {
+    // libstdc++'s regex matcher recurses per character: a page-made megabyte would overflow the
+    // stack. Secrets are found in the start of each text.
+    constexpr std::size_t scanned_prefix = 4000;
     static const std::vector<std::pair<std::string, std::regex>> secrets{
         {"jwt", std::regex(R"(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})")},
         {"aws_access_key", std::regex(R"(AKIA[0-9A-Z]{16})")},
@@ -269,12 +281,12 @@ mcp::CallToolResult security_audit(const CaptureBuffers& buffers, std::string_vi
         }
     };
     each_entry(buffers.ring(Stream::logs), [&](const CapturedEntry&, const json::object& entry) {
-        scan("console: " + text_of(entry, "url"), text_of(entry, "message").substr(0, 20000));
+        scan("console: " + text_of(entry, "url"), text_of(entry, "message").substr(0, scanned_prefix));
     });
     each_entry(buffers.ring(Stream::network_bodies), [&](const CapturedEntry&, const json::object& body) {
         auto url = text_of(body, "url");
-        scan("request URL " + url.substr(0, 200), url);
-        scan("response of " + url.substr(0, 200), text_of(body, "response_body").substr(0, 20000));
+        scan("request URL " + url.substr(0, 200), url.substr(0, scanned_prefix));
+        scan("response of " + url.substr(0, 200), text_of(body, "response_body").substr(0, scanned_prefix));
         if (url.rfind("http://", 0) == 0 && url.find("://localhost") == std::string::npos &&
             url.find("://127.0.0.1") == std::string::npos)
             report("medium", "plain_http_request", url.substr(0, 200), "sent without TLS");

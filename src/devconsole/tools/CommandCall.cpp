@@ -149,9 +149,8 @@ asio::awaitable<mcp::CallToolResult> run_command(DevConsole& console, mcp::ToolC
     call.cancellation().forget(cancel_id);
 
     if (call.cancelled()) {
-        auto before = commands.find(queued.correlation_id);
-        if (commands.finalize(queued.correlation_id, CommandStatus::cancelled, "cancelled by the MCP client") && before &&
-            before->delivery_ms >= 0) {
+        auto delivered = commands.cancel(queued.correlation_id, "cancelled by the MCP client");
+        if (delivered && *delivered) {
             // The extension has it already: ask it to stop.
             commands.enqueue("cancel", "cancel", json::object{{"id", queued.id}, {"correlation_id", queued.correlation_id}},
                              tab_id, "cancel " + queued.correlation_id, true);

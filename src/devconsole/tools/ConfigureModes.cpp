@@ -125,6 +125,9 @@ mcp::CallToolResult SequenceStore::handle(std::string_view what, const json::obj
             if (!step || mode_of(*step, "action").empty())
                 return failure(what, "invalid_step", "step " + std::to_string(i) + " must be an object with \"what\" (an interact mode)");
         }
+        if (!sequences_.contains(*name) && sequences_.size() >= 200)
+            return failure(what, "too_many", "200 sequences saved already: delete some first");
+        if (steps->get_array().size() > 100) return failure(what, "too_many_steps", "a sequence has at most 100 steps");
         sequences_[*name] = json::object{{"name", *name}, {"steps", *steps},
                                          {"description", text_of(arguments, "description")},
                                          {"tags", arguments.contains("tags") ? arguments.at("tags") : json::array{}}};
@@ -220,6 +223,8 @@ mcp::CallToolResult SessionSnapshots::handle(DevConsole& console, std::string_vi
         if (!name) return failure(what, "missing_name", "\"name\" is required to " + action + " a snapshot");
         if (action == "delete")
             return answer(what, "Deleted " + *name, json::object{{"deleted", snapshots_.erase(*name) > 0}});
+        if (!snapshots_.contains(*name) && snapshots_.size() >= 100)
+            return failure(what, "too_many", "100 snapshots kept already: delete some first");
         auto snapshot = capture(console, string_argument(arguments, "url").value_or(""));
         snapshots_[*name] = snapshot;
         return answer(what, "Captured " + *name, json::object{{"name", *name}, {"snapshot", std::move(snapshot)}});

@@ -61,6 +61,8 @@ mcp::CallToolResult store_notes(NoteStore& store, std::string_view what, const j
             data = json::value(*value);
         }
         if (json::serialize(data).size() > 1024 * 1024) return failure(what, "too_large", "\"data\" is over 1 MB");
+        if (!entries.contains(*key) && entries.size() >= 1000)
+            return failure(what, "too_many", "1000 keys in " + space + " already: delete some first");
         entries[*key] = std::move(data);
         return answer(what, "Saved " + space + "/" + *key, json::object{{"namespace", space}, {"key", *key}});
     }

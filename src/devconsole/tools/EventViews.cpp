@@ -166,7 +166,7 @@ RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts,
             auto content_type = text_of(entry, "content_type");
             auto uri = artifacts.add("response body of " + text_of(entry, "url"),
                                      content_type.empty() ? "text/plain" : content_type, body, false);
-            entry["response_body"] = body.substr(0, inline_body_bytes) + "…";
+            entry["response_body"] = utf8_prefix(body, inline_body_bytes) + "…";
             entry["response_body_truncated"] = true;
             entry["response_body_bytes"] = body.size();
             entry["response_body_uri"] = uri;
@@ -218,7 +218,7 @@ mcp::CallToolResult websocket_status(const CaptureRing& ring, std::string_view w
         if (kind == "message") {
             (text_of(event, "direction") == "incoming" ? connection.incoming : connection.outgoing)++;
             connection.bytes += static_cast<std::size_t>(std::max(0.0, number_of(event, "size", 0)));
-            connection.last_message = text_of(event, "data").substr(0, 200);
+            connection.last_message = utf8_prefix(text_of(event, "data"), 200);
         }
         connection.last = entry.time_ms;
         return true;
@@ -394,7 +394,7 @@ mcp::CallToolResult summarized_logs(const CaptureRing& logs, std::string_view wh
         ++total;
         auto message = text_of(value.get_object(), "message");
         auto& group = groups[std::string(to_string(level_of(entry))) + " " + message_shape(message)];
-        if (group.count++ == 0) group.first = entry.time_ms, group.sample = message.substr(0, 300),
+        if (group.count++ == 0) group.first = entry.time_ms, group.sample = utf8_prefix(message, 300),
                                 group.level = std::string(to_string(level_of(entry)));
         group.last = entry.time_ms;
         return true;
@@ -449,12 +449,13 @@ ResultShaper screenshot_shaper(ArtifactStore& artifacts, std::string what) {
         auto data_url = text_of(*object, "data_url");
         std::string uri = text_of(*object, "uri");  // uploaded through /screenshots already
         std::string mime = text_of(*object, "mime_type");
-        if (!data_url.empty()) {
-            auto comma = data_url.find(',');
-            mime = data_url.substr(5, data_url.find(';') - 5);
+        auto comma = data_url.find(',');
+        auto semicolon = data_url.find(';');
+        if (data_url.rfind("data:image/", 0) == 0 && comma != std::string::npos && semicolon < comma) {
+            mime = data_url.substr(5, semicolon - 5);
             uri = artifacts.add("screenshot of " + text_of(*object, "effective_tab_url"), mime, data_url.substr(comma + 1), true);
         }
-        if (uri.empty()) return result;
+        if (uri.rfind(ArtifactStore::uri_prefix, 0) != 0) return result;
         auto artifact = artifacts.find(uri.substr(ArtifactStore::uri_prefix.size()));
         json::object fields = result.structured_content->as_object();
         json::object summary;

@@ -2,6 +2,7 @@
 // user's actions (or a test with assertions), a pull-request summary, a Content-Security-Policy.
 // Each is kept as a resource; the answer carries its link and a short preview.
 
+#include "devconsole/JsonFields.hpp"
 #include "devconsole/tools/CaptureAnalysis.hpp"
 #include "devconsole/tools/CommandCall.hpp"
 #include "devconsole/tools/DevConsoleTools.hpp"
@@ -26,7 +27,7 @@ constexpr std::string_view description =
 
 mcp::CallToolResult artifact_answer(DevConsole& console, std::string_view what, GeneratedArtifact artifact) {
     auto size = artifact.content.size();
-    auto preview = artifact.content.substr(0, 1500);
+    auto preview = utf8_prefix(artifact.content, 1500);
     auto uri = console.artifacts().add(artifact.name, artifact.mime_type, std::move(artifact.content), false);
     auto result = answer(what, artifact.summary + "; saved as " + uri,
                          json::object{{"uri", uri}, {"mime_type", artifact.mime_type}, {"bytes", size},
@@ -61,8 +62,11 @@ void add_generate_tool(mcp::Server& server, DevConsole& console) {
             if (auto scope = string_argument(arguments, "scope")) audit.params["selector"] = *scope;
             auto found = co_await run_command(console, call, audit);
             auto* fields = found.structured_content ? found.structured_content->if_object() : nullptr;
-            if (found.is_error || !fields || fields->at("status").as_string() != "complete") co_return found;
-            co_return artifact_answer(console, what, make_sarif(fields->at("result").as_object()));
+            const auto* audit_result = fields ? fields->if_contains("result") : nullptr;
+            if (found.is_error || !fields || text_of(*fields, "status") != "complete" || !audit_result ||
+                !audit_result->is_object())
+                co_return found;
+            co_return artifact_answer(console, what, make_sarif(audit_result->get_object()));
         }
         if (what == "sri" || what == "visual_test" || what == "annotation_report" || what == "annotation_issues" ||
             what == "test_heal" || what == "test_classify")

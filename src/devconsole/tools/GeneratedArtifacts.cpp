@@ -44,6 +44,24 @@ std::string locator_for(const json::object& action) {
     return {};
 }
 
+/// Text safe inside a // comment: the error may come from the page, and a line break in it would
+/// end the comment and turn the rest into code the user runs.
+std::string comment_text(std::string_view text) {
+    std::string safe;
+    for (std::size_t i = 0; i < text.size() && safe.size() < 300; ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        bool separator = i + 2 < text.size() && c == 0xE2 && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+                         (static_cast<unsigned char>(text[i + 2]) == 0xA8 || static_cast<unsigned char>(text[i + 2]) == 0xA9);
+        if (separator) {
+            safe += ' ';
+            i += 2;
+        } else {
+            safe += c < 0x20 ? ' ' : static_cast<char>(c);
+        }
+    }
+    return safe;
+}
+
 std::string with_base(std::string url, const std::string& base) {
     if (base.empty()) return url;
     auto origin = origin_of(url);
@@ -127,7 +145,7 @@ GeneratedArtifact make_playwright_script(const CaptureBuffers& buffers, const js
     std::string script;
     auto name = string_argument(arguments, "test_name").value_or("reproduces the captured session");
     if (auto error = string_argument(arguments, "error_message"))
-        script += "// Reproduces: " + *error + "\n";
+        script += "// Reproduces: " + comment_text(*error) + "\n";
     if (as_test) {
         script += "import { test, expect } from '@playwright/test';\n\ntest(" + quoted(name) + ", async ({ page }) => {\n";
         if (bool_argument(arguments, "assert_no_errors").value_or(true))

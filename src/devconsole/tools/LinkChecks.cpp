@@ -7,12 +7,15 @@
 #include "mcp/transport/HttpClient.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
 #include <boost/url.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace mcpkit::devconsole {
@@ -34,6 +37,31 @@ std::string absolute_link(std::string_view href, std::string_view page) {
     resolved.remove_fragment();
     if (resolved.scheme() != "http" && resolved.scheme() != "https") return {};
     return std::string(resolved.buffer());
+}
+
+std::string host_of(std::string_view url) {
+    auto parsed = boost::urls::parse_uri(url);
+    if (!parsed) return {};
+    std::string host(parsed->host());
+    if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+    return host;
+}
+
+/// Loopback, private and link-local hosts (by name or address literal).
+bool is_internal_host(const std::string& host) {
+    if (host == "localhost" || host.ends_with(".localhost")) return true;
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(host, ec);
+    if (ec) return false;
+    if (address.is_loopback() || address.is_unspecified()) return true;
+    if (address.is_v4()) {
+        auto bytes = address.to_v4().to_bytes();
+        return bytes[0] == 10 || (bytes[0] == 172 && (bytes[1] & 0xF0) == 16) || (bytes[0] == 192 && bytes[1] == 168) ||
+               (bytes[0] == 169 && bytes[1] == 254);
+    }
+    auto bytes = address.to_v6().to_bytes();
+    return (bytes[0] & 0xFE) == 0xFC || (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80) || address.to_v6().is_v4_mapped();
 }
 
 struct LinkResult {
@@ -93,16 +121,25 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
         request.params = json::object{{"what", "dom"}, {"selector", "a[href]"}};
         auto found = co_await run_command(console, call, request);
         auto* fields = found.structured_content ? found.structured_content->if_object() : nullptr;
-        if (found.is_error || !fields || text_of(*fields, "status") != "complete") co_return found;
-        const auto& result = fields->at("result").as_object();
+        const auto* found_result = fields ? fields->if_contains("result") : nullptr;
+        if (found.is_error || !fields || text_of(*fields, "status") != "complete" || !found_result ||
+            !found_result->is_object())
+            co_return found;
+        const auto& result = found_result->get_object();
         auto page = text_of(result, "effective_tab_url");
         auto domain = string_argument(arguments, "domain");
+        // A page on the internet must not make the daemon probe the user's own network; a page
+        // served from it (the usual development server) may have its links there checked.
+        bool page_internal = is_internal_host(host_of(page));
         if (auto* matches = result.if_contains("matches"); matches && matches->is_array())
             for (const auto& match : matches->get_array()) {
                 const auto* attributes = match.is_object() ? match.get_object().if_contains("attributes") : nullptr;
                 auto href = attributes && attributes->is_object() ? text_of(attributes->get_object(), "href") : std::string();
                 auto url = absolute_link(href, page);
-                if (url.empty() || (domain && url.find(*domain) == std::string::npos)) {
+                auto host = host_of(url);
+                bool wanted = !url.empty() && (!domain || host == *domain || host.ends_with("." + *domain)) &&
+                              (page_internal || !is_internal_host(host));
+                if (!wanted) {
                     ++skipped;
                     continue;
                 }

@@ -155,7 +155,10 @@ void add_observe_tool(mcp::Server& server, DevConsole& console) {
             // Read in the page (IndexedDB belongs to its origin): a script, so a strict CSP refuses it with the reason.
             request.type = "execute";
             request.prefix = "indexeddb";
-            request.params = json::object{{"what", "execute_js"}, {"script", indexeddb_script(arguments)}, {"timeout_ms", 10000}};
+            request.params = arguments;
+            request.params["what"] = "execute_js";
+            request.params["script"] = indexeddb_script(arguments);
+            request.params["timeout_ms"] = 10000;
             co_return co_await run_command(console, call, request);
         }
         if (what == "saved_videos" || what == "recordings" || what == "recording_actions" || what == "playback_results" ||

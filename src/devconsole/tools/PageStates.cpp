@@ -93,6 +93,8 @@ asio::awaitable<mcp::CallToolResult> run_page_state(DevConsole& console, mcp::To
                            {"session_storage", result.contains("session_storage") ? result.at("session_storage") : json::object{}},
                            {"cookies", result.contains("cookies") ? result.at("cookies") : json::object{}}};
         auto summary = "Saved state " + *name + " of " + text_of(result, "url");
+        if (!store.find(*name) && store.list().size() >= 100)
+            co_return failure(what, "too_many", "100 page states saved already: delete some first");
         store.save(*name, state);
         co_return answer(what, summary, json::object{{"snapshot_name", *name}, {"state", std::move(state)}});
     }

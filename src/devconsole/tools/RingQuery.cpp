@@ -42,7 +42,13 @@ std::optional<std::string> read_paging(const json::object& arguments, const Capt
 
 RingAnswer run_query(const CaptureRing& ring, const RingQuery& query) {
     RingAnswer answer;
-    std::vector<std::pair<const CapturedEntry*, json::object>> picked;
+    // Positions are copied out: the entries themselves may be evicted once the ring's lock is released.
+    struct Picked {
+        std::uint64_t sequence;
+        std::int64_t time_ms;
+        json::object object;
+    };
+    std::vector<Picked> picked;
     std::size_t bytes = 0;
     bool truncated_by_bytes = false;
     std::size_t matched = 0;
@@ -65,32 +71,32 @@ RingAnswer run_query(const CaptureRing& ring, const RingQuery& query) {
         }
         ++matched;
         if (picked.size() >= limit) return false;
-        if (query.shape) query.shape(object);
-        object["cursor"] = make_cursor(entry.time_ms, entry.sequence);
         auto size = entry.json.size();
         if (bytes + size > query.max_bytes && !picked.empty()) {
             truncated_by_bytes = true;
             return false;
         }
         bytes += size;
-        picked.emplace_back(&entry, std::move(object));
+        // Shaped only once it is sure to be returned: shaping may store an artifact.
+        if (query.shape) query.shape(object);
+        object["cursor"] = make_cursor(entry.time_ms, entry.sequence);
+        picked.push_back(Picked{entry.sequence, entry.time_ms, std::move(object)});
         return true;
     };
     // A forward read (after/since) walks oldest first from the cursor; others take the newest.
     if (query.after) {
         ring.visit_after(*query.after, consider);
-        for (auto& [entry, object] : picked) answer.entries.push_back(std::move(object));
     } else {
         ring.visit_newest_first(consider);
         std::reverse(picked.begin(), picked.end());
-        for (auto& [entry, object] : picked) answer.entries.push_back(std::move(object));
     }
     if (!picked.empty()) {
-        oldest_sequence = picked.front().first->sequence;
-        oldest_time = picked.front().first->time_ms;
-        newest_sequence = picked.back().first->sequence;
-        newest_time = picked.back().first->time_ms;
+        oldest_sequence = picked.front().sequence;
+        oldest_time = picked.front().time_ms;
+        newest_sequence = picked.back().sequence;
+        newest_time = picked.back().time_ms;
     }
+    for (auto& item : picked) answer.entries.push_back(std::move(item.object));
     auto statistics = ring.statistics();
     json::object metadata{{"returned", picked.size()},
                           {"buffer_entries", statistics.entries},

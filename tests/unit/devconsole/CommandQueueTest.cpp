@@ -128,5 +128,44 @@ TEST(CommandQueue, InternalCommandsAreNeitherCountedNorListed) {
     EXPECT_EQ(commands.take_delivery().commands.size(), 2u) << "but it is delivered";
 }
 
+TEST(CommandQueue, CancellingSaysWhetherTheExtensionHadIt) {
+    CommandQueue commands;
+    auto waiting = queue(commands);
+    EXPECT_EQ(commands.cancel(waiting.correlation_id, "stop"), std::optional<bool>(false));
+    auto sent = queue(commands);
+    commands.take_delivery();
+    EXPECT_EQ(commands.cancel(sent.correlation_id, "stop"), std::optional<bool>(true));
+    EXPECT_EQ(commands.cancel(sent.correlation_id, "again"), std::nullopt) << "a finished command is left alone";
+    EXPECT_EQ(commands.find(sent.correlation_id)->status, CommandStatus::cancelled);
+}
+
+TEST(CommandQueue, AnOverflowedCommandTheExtensionRunsIsCancelledThere) {
+    CommandQueue commands({.max_pending = 1});
+    auto running = queue(commands, "a");
+    commands.take_delivery();
+    commands.acknowledge(running.id);
+    queue(commands, "b");
+    auto delivery = commands.take_delivery();
+    bool cancel_sent = false;
+    for (const auto& command : delivery.commands)
+        if (command.at("type") == "cancel" && command.at("params").at("correlation_id").as_string() == running.correlation_id)
+            cancel_sent = true;
+    EXPECT_TRUE(cancel_sent) << boost::json::serialize(delivery.commands);
+}
+
+TEST(CommandQueue, ARestartedExtensionFailsTheCommandsItHadTaken) {
+    CommandQueue commands;
+    Heard heard;
+    auto taken = queue(commands);
+    auto not_yet = queue(commands);
+    commands.take_delivery();
+    commands.acknowledge(taken.id);
+    commands.watch(taken.correlation_id, heard.watcher());
+    EXPECT_EQ(commands.fail_acknowledged("extension_restarted"), 2u - 1u);
+    ASSERT_EQ(heard.snapshots.size(), 1u);
+    EXPECT_EQ(heard.snapshots[0].status, CommandStatus::error);
+    EXPECT_EQ(commands.find(not_yet.correlation_id)->status, CommandStatus::pending) << "it is re-sent instead";
+}
+
 }  // namespace
 }  // namespace mcpkit::devconsole
