@@ -76,6 +76,10 @@ private:
     asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
     /// A request for one of the application's routes (StreamableHttpServerOptions::routes).
     asio::awaitable<bool> answer_route(const HttpRequest& request, std::string_view path, bool keep_alive);
+    /// The status line, Content-Type (for a body) and Content-Length of a response head, in head_ …
+    void start_head(web::status status, std::string_view content_type, std::size_t content_length);
+    /// … and its end: the Connection header the version needs, and the blank line.
+    void end_head(bool keep_alive);
     asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
                                   std::string_view allow = {}, std::string_view www_authenticate = {});
     /// A CORS preflight from a page the policy accepts (or from no page at all).
@@ -280,19 +284,9 @@ asio::awaitable<bool> ConnectionState::answer_route(const HttpRequest& request, 
                       [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
         response = co_await reply->wait();
     }
-    auto reason = web::obsolete_reason(static_cast<web::status>(response.status));
-    head_.clear();
-    head_.append(version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        .append(std::to_string(response.status))
-        .append(" ")
-        .append(reason.data(), reason.size())
-        .append("\r\n");
-    if (!response.body.empty()) head_.append("Content-Type: ").append(response.content_type).append("\r\n");
-    head_.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+    start_head(static_cast<web::status>(response.status), response.content_type, response.body.size());
     for (const auto& [name, value] : response.headers) head_.append(name).append(": ").append(value).append("\r\n");
-    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
-    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
-    head_.append("\r\n");
+    end_head(keep_alive);
     bool with_body = request.method != "HEAD";
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(response.body.data(),
                                                                                  with_body ? response.body.size() : 0)};
@@ -456,10 +450,8 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
     co_return keep_alive && !end_error;
 }
 
-asio::awaitable<bool> ConnectionState::respond(web::status status, std::string body, bool keep_alive,
-                                               std::string_view session_id, std::string_view allow,
-                                               std::string_view www_authenticate) {
-    // Written by hand: Beast's generic serializer cost more than everything else in an echo call.
+// Heads are written by hand: Beast's generic serializer cost more than everything else in an echo call.
+void ConnectionState::start_head(web::status status, std::string_view content_type, std::size_t content_length) {
     auto reason = web::obsolete_reason(status);
     head_.clear();
     head_.append(version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ")
@@ -467,15 +459,25 @@ asio::awaitable<bool> ConnectionState::respond(web::status status, std::string b
         .append(" ")
         .append(reason.data(), reason.size())
         .append("\r\n");
-    if (!body.empty()) head_.append("Content-Type: application/json\r\n");
-    head_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
+    if (content_length > 0) head_.append("Content-Type: ").append(content_type).append("\r\n");
+    head_.append("Content-Length: ").append(std::to_string(content_length)).append("\r\n");
+}
+
+void ConnectionState::end_head(bool keep_alive) {
+    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
+    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
+    head_.append("\r\n");
+}
+
+asio::awaitable<bool> ConnectionState::respond(web::status status, std::string body, bool keep_alive,
+                                               std::string_view session_id, std::string_view allow,
+                                               std::string_view www_authenticate) {
+    start_head(status, "application/json", body.size());
     if (!session_id.empty()) head_.append("Mcp-Session-Id: ").append(session_id).append("\r\n");
     if (!allow.empty()) head_.append("Allow: ").append(allow).append("\r\n");
     if (!www_authenticate.empty()) head_.append("WWW-Authenticate: ").append(www_authenticate).append("\r\n");
     add_cors_headers(head_);
-    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
-    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
-    head_.append("\r\n");
+    end_head(keep_alive);
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
     auto [ec, bytes] = co_await write(buffers);
     co_return keep_alive && !ec;
