@@ -87,4 +87,24 @@ struct DevConsoleArguments {
 void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments);
 int run_devconsole(const DevConsoleArguments& arguments);
 
+struct HostArguments {
+    std::string config;                   ///< --config: mcp.json
+    std::string http = "127.0.0.1:3000";  ///< --http HOST:PORT
+    std::string store;                    ///< --store: sqlite:PATH, redis://…, memory
+    std::string token;                    ///< --token: required beyond loopback (made up when absent)
+    std::vector<std::string> allowed_hosts;
+    std::vector<std::string> roots;       ///< --root: folders offered to servers
+    std::string provider;                 ///< --llm: gemini or openai (default: from the environment)
+    std::string model;                    ///< --model
+    std::string base_url;                 ///< --llm-base-url
+    std::string llm_ca_file;              ///< --llm-ca-file
+    bool text_tool_calls = false;         ///< --text-tool-calls
+    std::string system_prompt;            ///< --system-prompt
+    int max_steps = 10;
+    bool log_json = false;
+    std::string log_level = "info";
+};
+void add_host_command(CLI::App& app, HostArguments& arguments);
+int run_host(const HostArguments& arguments);
+
 }  // namespace mcpkit::cli

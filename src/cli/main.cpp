@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
     mcpkit::cli::DevConsoleArguments devconsole;
     mcpkit::cli::add_devconsole_command(app, devconsole);
 
+    mcpkit::cli::HostArguments host;
+    mcpkit::cli::add_host_command(app, host);
+
     try {
         app.parse(own_argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
     if (analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
     if (app.got_subcommand("analyze")) return mcpkit::cli::run_analyze_server(analyze_server);
     if (app.got_subcommand("devconsole")) return mcpkit::cli::run_devconsole(devconsole);
+    if (app.got_subcommand("host")) return mcpkit::cli::run_host(host);
     if (app.got_subcommand("review-panel")) return mcpkit::cli::run_review_panel(review_panel);
     return 2;
 }

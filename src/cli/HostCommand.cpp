@@ -1,0 +1,100 @@
+// `mcpkit host`: the chat host — a web page where a model (Gemini or any OpenAI-compatible
+// server) uses the tools of the MCP servers listed in mcp.json.
+
+#include "cli/CommandSupport.hpp"
+#include "cli/Commands.hpp"
+#include "host/Host.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace mcpkit::cli {
+
+void add_host_command(CLI::App& app, HostArguments& arguments) {
+    auto* command = app.add_subcommand(
+        "host", "Chat host: a web page where an LLM (Gemini, OpenAI-compatible) uses tools from any MCP servers");
+    command->add_option("--config", arguments.config,
+                        "mcp.json listing the servers ({\"mcpServers\": …} or {\"servers\": …}); reloaded when it "
+                        "changes or on SIGHUP")
+        ->check(CLI::ExistingFile);
+    command->add_option("--http", arguments.http, "HOST:PORT to serve the page and /ws on")->capture_default_str();
+    command->add_option("--store", arguments.store,
+                        "Where sessions live: sqlite:PATH (default sqlite:$XDG_STATE_HOME/mcpkit/host.db), "
+                        "redis://HOST:PORT (shared by several hosts), or memory");
+    command->add_option("--token", arguments.token, "Token the page needs (made up and printed when served beyond loopback)");
+    command->add_option("--allowed-host", arguments.allowed_hosts, "A Host name accepted beyond loopback (repeat)");
+    command->add_option("--root", arguments.roots, "A folder offered to servers as a root (repeat)");
+    command->add_option("--llm", arguments.provider, "gemini or openai (default: GEMINI_API_KEY, else OPENAI_API_KEY)")
+        ->check(CLI::IsMember({"gemini", "openai"}));
+    command->add_option("--model", arguments.model, "Model name (default: GEMINI_MODEL / OPENAI_MODEL, or the provider's)");
+    command->add_option("--llm-base-url", arguments.base_url,
+                        "The LLM API's base URL (default: GEMINI_BASE_URL / OPENAI_BASE_URL, or the provider's)");
+    command->add_option("--llm-ca-file", arguments.llm_ca_file, "PEM certificate authorities for an https LLM")
+        ->check(CLI::ExistingFile);
+    command->add_flag("--text-tool-calls", arguments.text_tool_calls,
+                      "Describe tools in the prompt and read fenced JSON calls (models without native tool calling)");
+    command->add_option("--system-prompt", arguments.system_prompt, "The system prompt");
+    command->add_option("--max-steps", arguments.max_steps, "Rounds of tool calls per answer")
+        ->check(CLI::Range(1, 100))
+        ->capture_default_str();
+    command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
+    command->add_option("--log-level", arguments.log_level, "debug, info, warn or error")
+        ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+        ->capture_default_str();
+}
+
+namespace {
+
+std::string default_store() {
+    const char* state = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    std::filesystem::path directory = state && *state ? std::filesystem::path(state)
+                                      : home && *home ? std::filesystem::path(home) / ".local/state"
+                                                      : std::filesystem::temp_directory_path();
+    directory /= "mcpkit";
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    return "sqlite:" + (directory / "host.db").string();
+}
+
+}  // namespace
+
+int run_host(const HostArguments& arguments) {
+    host::HostOptions options;
+    options.config_path = arguments.config;
+    if (!parse_host_port(arguments.http, options.http_host, options.http_port)) {
+        std::fprintf(stderr, "mcpkit host: --http \"%s\" is not HOST:PORT\n", arguments.http.c_str());
+        return 2;
+    }
+    options.store = arguments.store.empty() ? default_store() : arguments.store;
+    options.token = arguments.token;
+    options.allowed_hosts = arguments.allowed_hosts;
+    options.roots = arguments.roots;
+    options.log_json = arguments.log_json;
+    options.log_level = host::log_level_named(arguments.log_level);
+    options.model = host::model_settings_from_environment();
+    if (!arguments.provider.empty()) {
+        if (!options.model || options.model->provider != arguments.provider) {
+            host::ModelSettings settings;
+            settings.provider = arguments.provider;
+            const char* key = std::getenv(arguments.provider == "gemini" ? "GEMINI_API_KEY" : "OPENAI_API_KEY");
+            settings.api_key = key ? key : "";
+            settings.model = arguments.provider == "gemini" ? "gemini-2.5-flash" : "gpt-4o-mini";
+            settings.base_url = arguments.provider == "gemini" ? "https://generativelanguage.googleapis.com"
+                                                               : "https://api.openai.com/v1";
+            options.model = settings;
+        }
+    }
+    if (options.model) {
+        if (!arguments.model.empty()) options.model->model = arguments.model;
+        if (!arguments.base_url.empty()) options.model->base_url = arguments.base_url;
+        if (arguments.text_tool_calls) options.model->text_tool_calls = true;
+    }
+    options.conversation.ca_file = arguments.llm_ca_file;
+    options.conversation.max_steps = arguments.max_steps;
+    if (!arguments.system_prompt.empty()) options.conversation.system_prompt = arguments.system_prompt;
+    return host::run_host(std::move(options));
+}
+
+}  // namespace mcpkit::cli

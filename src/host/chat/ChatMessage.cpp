@@ -1,0 +1,137 @@
+#include "host/chat/ChatMessage.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+std::string_view role_name(Role role) {
+    switch (role) {
+    case Role::user: return "user";
+    case Role::assistant: return "assistant";
+    case Role::tool: return "tool";
+    }
+    return "user";
+}
+
+std::int64_t now_milliseconds() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+json::object ChatMessage::to_json() const {
+    json::object out{{"id", id}, {"role", role_name(role)}, {"createdAt", created_at}};
+    if (!content.empty() || role != Role::tool) out["content"] = content;
+    if (!tool_calls.empty()) {
+        json::array calls;
+        for (const auto& call : tool_calls) {
+            json::object item{{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}};
+            if (!call.arguments_error.empty()) item["argumentsError"] = call.arguments_error;
+            if (!call.provider_data.empty()) item["providerData"] = call.provider_data;
+            calls.push_back(std::move(item));
+        }
+        out["toolCalls"] = std::move(calls);
+    }
+    if (role == Role::tool) {
+        out["toolCallId"] = tool_call_id;
+        out["toolName"] = tool_name;
+        out["data"] = data;
+        out["isError"] = is_error;
+    }
+    return out;
+}
+
+namespace {
+
+std::string text_at(const json::object& json, std::string_view key, bool required = false) {
+    auto* value = json.if_contains(key);
+    if (!value || value->is_null()) {
+        if (required) throw std::invalid_argument("message." + std::string(key) + " is missing");
+        return {};
+    }
+    if (!value->is_string()) throw std::invalid_argument("message." + std::string(key) + " must be a string");
+    return std::string(value->get_string());
+}
+
+}  // namespace
+
+ChatMessage ChatMessage::from_json(const json::object& json) {
+    ChatMessage message;
+    message.id = text_at(json, "id", true);
+    std::string role = text_at(json, "role", true);
+    if (role == "user") message.role = Role::user;
+    else if (role == "assistant") message.role = Role::assistant;
+    else if (role == "tool") message.role = Role::tool;
+    else throw std::invalid_argument("message.role \"" + role + "\" is not user, assistant or tool");
+    message.content = text_at(json, "content");
+    if (auto* created = json.if_contains("createdAt"); created && created->is_number())
+        message.created_at = created->to_number<std::int64_t>();
+    if (auto* calls = json.if_contains("toolCalls"); calls && calls->is_array()) {
+        for (const auto& item : calls->get_array()) {
+            if (!item.is_object()) throw std::invalid_argument("message.toolCalls holds a non-object");
+            const auto& object = item.get_object();
+            ToolCall call;
+            call.id = text_at(object, "id");
+            call.name = text_at(object, "name", true);
+            if (auto* arguments = object.if_contains("arguments"); arguments && arguments->is_object())
+                call.arguments = arguments->get_object();
+            call.arguments_error = text_at(object, "argumentsError");
+            if (auto* data = object.if_contains("providerData"); data && data->is_object())
+                call.provider_data = data->get_object();
+            message.tool_calls.push_back(std::move(call));
+        }
+    }
+    if (message.role == Role::tool) {
+        message.tool_call_id = text_at(json, "toolCallId");
+        message.tool_name = text_at(json, "toolName");
+        if (auto* data = json.if_contains("data")) message.data = *data;
+        if (auto* error = json.if_contains("isError"); error && error->is_bool()) message.is_error = error->get_bool();
+    }
+    return message;
+}
+
+std::string tool_result_text(const json::value& result) {
+    if (result.is_string()) return std::string(result.get_string());
+    if (!result.is_object()) return json::serialize(result);
+    const auto& object = result.get_object();
+    std::string text;
+    std::string others;
+    if (auto* content = object.if_contains("content"); content && content->is_array()) {
+        for (const auto& item : content->get_array()) {
+            if (!item.is_object()) continue;
+            const auto& block = item.get_object();
+            auto* type = block.if_contains("type");
+            std::string_view kind = type && type->is_string() ? std::string_view(type->get_string()) : "";
+            if (kind == "text") {
+                if (auto* value = block.if_contains("text"); value && value->is_string()) {
+                    if (!text.empty()) text += "\n";
+                    text += value->get_string();
+                }
+            } else if (kind == "resource_link") {
+                auto* uri = block.if_contains("uri");
+                others += "[resource link " + (uri && uri->is_string() ? std::string(uri->get_string()) : "") + "]";
+            } else if (kind == "resource") {
+                auto* resource = block.if_contains("resource");
+                if (resource && resource->is_object()) {
+                    if (auto* body = resource->get_object().if_contains("text"); body && body->is_string()) {
+                        if (!text.empty()) text += "\n";
+                        text += body->get_string();
+                    } else {
+                        others += "[binary resource]";
+                    }
+                }
+            } else if (!kind.empty()) {
+                others += "[" + std::string(kind) + " content]";
+            }
+        }
+    }
+    if (auto* structured = object.if_contains("structuredContent"); structured && !structured->is_null() && text.empty())
+        text = json::serialize(*structured);
+    if (text.empty()) text = others.empty() ? "(no content)" : others;
+    return text;
+}
+
+}  // namespace mcpkit::host

@@ -1,0 +1,50 @@
+#pragma once
+// The conversation as the host keeps it: one history per session, independent of the LLM
+// provider (each adapter translates it to its own wire format) and stored as JSON.
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcpkit::host {
+
+struct ToolCall {
+    std::string id;
+    std::string name;  ///< the qualified name the model used (server__tool)
+    boost::json::object arguments;
+    /// Why the model's arguments could not be read as a JSON object, or empty.
+    std::string arguments_error;
+    /// What a provider needs back verbatim on the next request (Gemini's thoughtSignature).
+    boost::json::object provider_data;
+};
+
+enum class Role { user, assistant, tool };
+
+struct ChatMessage {
+    std::string id;
+    Role role = Role::user;
+    std::string content;
+    std::vector<ToolCall> tool_calls;  ///< assistant
+    std::string tool_call_id;          ///< tool: the call it answers
+    std::string tool_name;             ///< tool
+    boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
+    bool is_error = false;             ///< tool
+    std::int64_t created_at = 0;       ///< ms since the epoch
+
+    boost::json::object to_json() const;
+    /// Throws std::invalid_argument naming the field when `json` is not a stored message.
+    static ChatMessage from_json(const boost::json::object& json);
+};
+
+std::string_view role_name(Role role);
+
+/// What a tool's result says, as text for a model: its text content, else its structured content
+/// as JSON, else a description of the other content (an image, a resource).
+std::string tool_result_text(const boost::json::value& result);
+
+std::int64_t now_milliseconds();
+
+}  // namespace mcpkit::host

@@ -1,0 +1,73 @@
+#pragma once
+// One conversation: its history, the pages (WebSocket connections) showing it, and the state of
+// the turn in progress (its stop switch, the questions waiting for the user). Lives on the host's
+// thread; outlives its connections so that a page reconnecting finds it.
+
+#include "host/chat/ChatMessage.hpp"
+#include "host/chat/PendingAnswers.hpp"
+#include "host/llm/LanguageModel.hpp"
+
+#include <mcp/Cancellation.hpp>
+#include <mcp/transport/HttpClient.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/json/object.hpp>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcpkit::host {
+
+/// A page connected to a session (a WebSocket).
+class SessionClient {
+public:
+    virtual ~SessionClient() = default;
+    /// Queues one frame (shared: a broadcast serializes once).
+    virtual void send(std::shared_ptr<const std::string> frame) = 0;
+};
+
+class ChatSession {
+public:
+    ChatSession(boost::asio::any_io_executor executor, std::string id);
+
+    const std::string& id() const { return id_; }
+
+    /// Sends to every page showing this session.
+    void broadcast(const boost::json::object& frame);
+    void attach(const std::shared_ptr<SessionClient>& client);
+    void detach(const SessionClient* client);
+    std::size_t clients() const { return clients_.size(); }
+
+    /// Asks the pages a question and keeps it, so that a page arriving later is asked too.
+    void ask(const std::string& id, boost::json::object frame);
+    void forget_question(const std::string& id);
+    /// The questions still open, for a page that just attached.
+    std::vector<boost::json::object> open_questions() const;
+
+    std::vector<ChatMessage> history;
+    TokenUsage usage;
+    std::int64_t created_at = 0;
+    std::int64_t last_active = 0;
+    /// Tools the user allowed for the rest of the session ("always").
+    std::set<std::string> always_allowed;
+    PendingAnswers answers;
+
+    // The turn in progress.
+    bool turn_running = false;
+    std::string turn_id;
+    mcp::CancellationSource stop;
+    /// The LLM connection, closed to abort a stream; made on the first turn.
+    std::unique_ptr<mcp::HttpClient> llm_http;
+    /// Servers with a call of this session running (a server's own requests are routed here).
+    std::map<std::string, int> servers_in_use;
+
+private:
+    std::string id_;
+    std::vector<std::weak_ptr<SessionClient>> clients_;
+    std::map<std::string, boost::json::object> questions_;
+};
+
+}  // namespace mcpkit::host

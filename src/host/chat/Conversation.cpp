@@ -1,0 +1,398 @@
+#include "host/chat/Conversation.hpp"
+
+#include "host/chat/HistoryWindow.hpp"
+
+#include <mcp/Error.hpp>
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <random>
+
+namespace mcpkit::host {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+std::string new_id(std::string_view prefix) {
+    static thread_local std::mt19937_64 random{std::random_device{}()};
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(random()));
+    return std::string(prefix) + "_" + text;
+}
+
+namespace {
+
+asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
+    asio::steady_timer timer(co_await asio::this_coro::executor, delay);
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+}
+
+std::string text_of(const json::object& object, std::string_view key) {
+    if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
+    return {};
+}
+
+json::object turn_frame(std::string_view state, const std::string& turn_id, const std::string& message = {}) {
+    json::object payload{{"state", state}, {"turnId", turn_id}};
+    if (!message.empty()) payload["message"] = message;
+    return {{"type", "turn"}, {"payload", std::move(payload)}};
+}
+
+}  // namespace
+
+Conversation::Conversation(asio::any_io_executor executor, McpCoordinator& coordinator, LanguageModel* model,
+                           ChatStore& store, HostLog& log, ConversationSettings settings)
+    : executor_(std::move(executor)), coordinator_(coordinator), model_(model), store_(store), log_(log),
+      settings_(std::move(settings)) {}
+
+void Conversation::record(ChatSession& session, ChatMessage message) {
+    message.created_at = now_milliseconds();
+    try {
+        store_.append(session.id(), message);
+    } catch (const std::exception& e) {
+        log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
+    }
+    session.history.push_back(std::move(message));
+}
+
+void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
+    session.usage.prompt_tokens += usage.prompt_tokens;
+    session.usage.completion_tokens += usage.completion_tokens;
+    session.usage.total_tokens += usage.total_tokens ? usage.total_tokens : usage.prompt_tokens + usage.completion_tokens;
+    try {
+        store_.set_usage(session.id(), session.usage);
+    } catch (const std::exception&) {
+    }
+    session.broadcast({{"type", "usage"},
+                       {"payload",
+                        {{"promptTokens", session.usage.prompt_tokens},
+                         {"completionTokens", session.usage.completion_tokens},
+                         {"totalTokens", session.usage.total_tokens}}}});
+}
+
+void Conversation::stop(ChatSession& session) {
+    if (!session.turn_running) return;
+    session.stop.cancel("stopped by the user");
+    if (session.llm_http) session.llm_http->close();
+    session.answers.cancel_all();
+}
+
+asio::awaitable<std::string> Conversation::user_content(ChatSession& session, const UserInput& input) {
+    std::string content = input.text;
+    if (input.prompt) {
+        auto server = coordinator_.server(input.prompt->server);
+        mcp::Client* client = server ? server->client() : nullptr;
+        if (!client) throw std::runtime_error("the server " + input.prompt->server + " is not running");
+        mcp::GetPromptResult prompt = co_await client->get_prompt(input.prompt->name, input.prompt->arguments);
+        std::string text;
+        for (const auto& message : prompt.messages) {
+            auto* type = message.content.json.if_contains("type");
+            if (type && type->is_string() && type->get_string() == "text")
+                text += text_of(message.content.json, "text") + "\n";
+            else
+                text += "[" + std::string(message.content.type()) + " content]\n";
+        }
+        content = text + (content.empty() ? "" : "\n" + content);
+    }
+    for (const auto& attachment : input.attachments) {
+        auto server = coordinator_.server(attachment.server);
+        mcp::Client* client = server ? server->client() : nullptr;
+        if (!client) throw std::runtime_error("the server " + attachment.server + " is not running");
+        auto contents = co_await client->read_resource(attachment.uri);
+        content += "\n\nAttached resource " + attachment.uri + ":\n";
+        for (const auto& item : contents) {
+            json::object json = item.to_json();
+            if (auto text = text_of(json, "text"); !text.empty()) content += text;
+            else content += "[binary content, " + text_of(json, "mimeType") + "]";
+        }
+    }
+    (void)session;
+    co_return content;
+}
+
+asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id) {
+    HistoryWindow window = history_window(
+        session.history, {model_->settings().context_tokens - settings_.max_output_tokens, settings_.retain_newest});
+    ModelRequest request;
+    request.system_prompt = settings_.system_prompt;
+    if (window.omitted > 0)
+        request.system_prompt += "\n\n(" + std::to_string(window.omitted) +
+                                 " earlier messages of this conversation were left out to fit the context window.)";
+    request.history = &window.messages;
+    request.tools = coordinator_.tools_for_model();
+    request.max_output_tokens = settings_.max_output_tokens;
+    std::string turn_id = session.turn_id;
+    for (int attempt = 0;; ++attempt) {
+        if (!session.llm_http) {
+            mcp::HttpClientOptions options;
+            options.ca_file = settings_.ca_file;
+            options.timeout = std::chrono::seconds(60);
+            session.llm_http = std::make_unique<mcp::HttpClient>(executor_, options);
+        }
+        bool streamed = false;
+        std::optional<ModelError> failure;
+        try {
+            std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
+                streamed = true;
+                session.broadcast({{"type", "text"},
+                                   {"payload", {{"content", piece}, {"turnId", turn_id}, {"messageId", message_id}}}});
+            };
+            ModelReply reply = co_await model_->generate(request, *session.llm_http, std::move(on_text));
+            co_return reply;
+        } catch (const ModelError& e) {
+            failure = e;
+        } catch (const std::exception& e) {
+            failure = ModelError(e.what(), 0, false);
+        }
+        if (session.stop.cancelled()) throw ModelError("stopped", 0, false);
+        // The stream was closed under a stopped turn, or failed: a fresh connection next time.
+        session.llm_http.reset();
+        log_.warn("LLM", "request_failed",
+                  {{"sessionId", session.id()}, {"requestId", turn_id}, {"attempt", attempt + 1},
+                   {"status", failure->status}, {"error", failure->what()}});
+        // Text already shown cannot be taken back, so a stream that broke after it is not retried.
+        if (!failure->transient || streamed || attempt >= settings_.retries) throw *failure;
+        auto delay = std::max(settings_.retry_delay, failure->retry_after.value_or(std::chrono::milliseconds(0)));
+        delay = std::min(delay, std::chrono::milliseconds(std::chrono::seconds(30)));
+        co_await sleep_for(delay);
+        if (session.stop.cancelled()) throw ModelError("stopped", 0, false);
+    }
+}
+
+asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> session, UserInput input) {
+    session->turn_running = true;
+    session->turn_id = new_id("turn");
+    session->stop = mcp::CancellationSource();
+    std::string turn_id = session->turn_id;
+    session->broadcast(turn_frame("started", turn_id));
+    log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
+    std::string state = "finished", message;
+    try {
+        ChatMessage user;
+        user.id = new_id("msg");
+        user.role = Role::user;
+        user.content = co_await user_content(*session, input);
+        record(*session, std::move(user));
+        if (!model_) {
+            state = "failed";
+            message = "No LLM is configured. Set GEMINI_API_KEY, or OPENAI_API_KEY (and OPENAI_BASE_URL for a local "
+                      "server such as llama.cpp or Ollama), and start the host again. Tools can still be called by "
+                      "hand from the server panel.";
+        }
+        for (int step = 0; model_ && step < settings_.max_steps; ++step) {
+            std::string message_id = new_id("msg");
+            ModelReply reply = co_await generate(*session, message_id);
+            add_usage(*session, reply.usage);
+            ChatMessage assistant;
+            assistant.id = message_id;
+            assistant.role = Role::assistant;
+            assistant.content = reply.text;
+            assistant.tool_calls = reply.tool_calls;
+            record(*session, std::move(assistant));
+            if (reply.tool_calls.empty()) break;
+            for (const auto& call : reply.tool_calls) {
+                if (session->stop.cancelled()) {
+                    // Every call gets its answer, or providers refuse the history next time.
+                    ChatMessage skipped;
+                    skipped.id = new_id("msg");
+                    skipped.role = Role::tool;
+                    skipped.tool_call_id = call.id;
+                    skipped.tool_name = call.name;
+                    skipped.is_error = true;
+                    skipped.content = "The user stopped the turn before this call ran.";
+                    skipped.data = json::object{{"content", json::array{json::object{{"type", "text"}, {"text", skipped.content}}}},
+                                                {"isError", true}};
+                    record(*session, std::move(skipped));
+                    continue;
+                }
+                co_await run_tool_call(session, call);
+            }
+            if (session->stop.cancelled()) break;
+            if (step + 1 == settings_.max_steps) {
+                state = "failed";
+                message = "The model kept calling tools for " + std::to_string(settings_.max_steps) +
+                          " rounds; the turn was ended there.";
+            }
+        }
+    } catch (const std::exception& e) {
+        state = "failed";
+        message = e.what();
+    }
+    if (session->stop.cancelled()) {
+        state = "stopped";
+        message.clear();
+    } else if (state == "failed" && model_ && !message.empty()) {
+        // The seed's fallback answer, so the conversation reads whole.
+        ChatMessage fallback;
+        fallback.id = new_id("msg");
+        fallback.role = Role::assistant;
+        fallback.content = "Sorry, I could not finish this answer: " + message;
+        session->broadcast({{"type", "text"},
+                            {"payload", {{"content", fallback.content}, {"turnId", turn_id}, {"messageId", fallback.id}}}});
+        record(*session, std::move(fallback));
+    }
+    session->turn_running = false;
+    session->answers.cancel_all();
+    session->broadcast(turn_frame(state, turn_id, message));
+    log_.info("Orchestrator", "turn_" + state, {{"sessionId", session->id()}, {"requestId", turn_id}});
+}
+
+asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
+                                             std::string& refusal) {
+    if (!tool.needs_approval || session.always_allowed.contains(call.name)) co_return true;
+    session.ask(call.id, {{"type", "approval_request"},
+                          {"payload",
+                           {{"callId", call.id},
+                            {"tool", call.name},
+                            {"server", tool.server},
+                            {"arguments", call.arguments},
+                            {"description", tool.tool.description}}}});
+    auto answer = co_await session.answers.wait(call.id, settings_.approval_timeout);
+    session.forget_question(call.id);
+    if (!answer) {
+        refusal = session.stop.cancelled() ? "The user stopped the turn before approving this call."
+                                           : "The user did not approve this call in time.";
+        co_return false;
+    }
+    std::string decision = text_of(*answer, "decision");
+    if (decision == "always") session.always_allowed.insert(call.name);
+    if (decision == "once" || decision == "always") co_return true;
+    refusal = "The user declined this call.";
+    co_return false;
+}
+
+asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {
+    std::string turn_id = session->turn_id;
+    const RegisteredTool* found = coordinator_.find_tool(call.name);
+    std::string server = found ? found->server : "";
+    session->broadcast({{"type", "status"},
+                        {"payload",
+                         {{"state", "processing"},
+                          {"tool", call.name},
+                          {"server", server},
+                          {"callId", call.id},
+                          {"turnId", turn_id},
+                          {"arguments", call.arguments},
+                          {"message", "Calling " + call.name}}}});
+    log_.info("MCP", "tool_call_started", {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name}});
+    ToolOutcome outcome;
+    std::string refusal;
+    if (!call.arguments_error.empty()) {
+        refusal = "Your arguments for " + call.name + " could not be read: " + call.arguments_error;
+    } else if (found) {
+        RegisteredTool tool = *found;
+        bool allowed = co_await approved(*session, call, tool, refusal);
+        if (!allowed && refusal.empty()) refusal = "The user declined this call.";
+    }
+    if (refusal.empty()) {
+        ++session->servers_in_use[server];
+        ToolCallOptions options;
+        options.cancellation = session->stop.token();
+        std::weak_ptr<ChatSession> weak = session;
+        std::string call_id = call.id;
+        options.on_progress = [weak, call_id](double progress, std::optional<double> total, const std::string& text) {
+            auto alive = weak.lock();
+            if (!alive) return;
+            json::object payload{{"callId", call_id}, {"progress", progress}};
+            if (total) payload["total"] = *total;
+            if (!text.empty()) payload["message"] = text;
+            alive->broadcast({{"type", "progress"}, {"payload", std::move(payload)}});
+        };
+        outcome = co_await coordinator_.call_tool(call.name, call.arguments, std::move(options));
+        if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
+    } else {
+        outcome.result = {{"content", json::array{json::object{{"type", "text"}, {"text", refusal}}}}, {"isError", true}};
+        outcome.is_error = true;
+        outcome.refused = true;
+    }
+    session->broadcast({{"type", "status"},
+                        {"payload",
+                         {{"state", "complete"},
+                          {"tool", call.name},
+                          {"server", server},
+                          {"callId", call.id},
+                          {"turnId", turn_id},
+                          {"data", outcome.result},
+                          {"isError", outcome.is_error},
+                          {"durationMs", outcome.duration.count()},
+                          {"message", outcome.is_error ? "The call failed" : "Done"}}}});
+    log_.info("MCP", "tool_call_finished",
+              {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name},
+               {"isError", outcome.is_error}, {"durationMs", outcome.duration.count()}});
+    ChatMessage result;
+    result.id = new_id("msg");
+    result.role = Role::tool;
+    result.tool_call_id = call.id;
+    result.tool_name = call.name;
+    result.data = outcome.result;
+    result.is_error = outcome.is_error;
+    result.content = tool_result_text(outcome.result);
+    record(*session, std::move(result));
+}
+
+asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> session, std::string server,
+                                                   json::object params) {
+    if (!model_) throw mcp::Error(-1, "the host has no LLM configured to answer sampling requests");
+    std::string request_id = new_id("sampling");
+    json::object payload{{"requestId", request_id}, {"server", server}};
+    for (std::string_view key : {"messages", "systemPrompt", "maxTokens"})
+        if (auto* value = params.if_contains(key)) payload[key] = *value;
+    session->ask(request_id, {{"type", "sampling_request"}, {"payload", std::move(payload)}});
+    auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
+    session->forget_question(request_id);
+    if (!answer || text_of(*answer, "decision") != "approve")
+        throw mcp::Error(-1, "The user declined the sampling request");
+
+    std::vector<ChatMessage> history;
+    if (auto* messages = params.if_contains("messages"); messages && messages->is_array()) {
+        for (const auto& item : messages->get_array()) {
+            if (!item.is_object()) continue;
+            ChatMessage message;
+            message.role = text_of(item.get_object(), "role") == "assistant" ? Role::assistant : Role::user;
+            if (auto* content = item.get_object().if_contains("content"); content && content->is_object())
+                message.content = text_of(content->get_object(), "text");
+            history.push_back(std::move(message));
+        }
+    }
+    ModelRequest request;
+    request.system_prompt = text_of(params, "systemPrompt");
+    request.history = &history;
+    if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
+        request.max_output_tokens = std::max(1, max->to_number<int>());
+    mcp::HttpClientOptions options;
+    options.ca_file = settings_.ca_file;
+    mcp::HttpClient http(executor_, options);
+    std::function<void(std::string_view)> ignore_text = [](std::string_view) {};
+    ModelReply reply = co_await model_->generate(request, http, std::move(ignore_text));
+    add_usage(*session, reply.usage);
+    co_return json::object{{"role", "assistant"},
+                           {"content", {{"type", "text"}, {"text", reply.text}}},
+                           {"model", model_->settings().model},
+                           {"stopReason", "endTurn"}};
+}
+
+asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> session, std::string server,
+                                                   json::object params) {
+    std::string request_id = new_id("elicitation");
+    json::object payload{{"requestId", request_id}, {"server", server}, {"message", text_of(params, "message")}};
+    std::string mode = text_of(params, "mode");
+    payload["mode"] = mode.empty() ? "form" : mode;
+    if (auto* schema = params.if_contains("requestedSchema")) payload["requestedSchema"] = *schema;
+    if (auto* url = params.if_contains("url")) payload["url"] = *url;
+    session->ask(request_id, {{"type", "elicitation_request"}, {"payload", std::move(payload)}});
+    auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
+    session->forget_question(request_id);
+    if (!answer) co_return json::object{{"action", "cancel"}};
+    std::string action = text_of(*answer, "action");
+    json::object result{{"action", action}};
+    if (action == "accept" && mode != "url") {
+        auto* content = answer->if_contains("content");
+        result["content"] = content && content->is_object() ? content->get_object() : json::object{};
+    }
+    co_return result;
+}
+
+}  // namespace mcpkit::host

@@ -1,0 +1,91 @@
+#pragma once
+// The seed's conversation orchestrator: a user's message becomes a turn — the LLM's streamed
+// answer, the tool calls it asks for (each approved, executed through the coordinator, its
+// result added to the history), then the LLM again, until it answers without calls. Everything
+// it tells the pages goes through the session's broadcast (docs/host-websocket.md).
+
+#include "host/HostLog.hpp"
+#include "host/chat/ChatSession.hpp"
+#include "host/coordinator/McpCoordinator.hpp"
+#include "host/llm/LanguageModel.hpp"
+#include "host/store/ChatStore.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace mcpkit::host {
+
+struct ConversationSettings {
+    std::string system_prompt =
+        "You are a helpful assistant. You can use tools from MCP servers; call them when they help, "
+        "and explain what you found. If a tool fails, say so and try another approach.";
+    int max_steps = 10;
+    int retries = 3;
+    std::chrono::milliseconds retry_delay{1000};
+    std::chrono::milliseconds approval_timeout{std::chrono::minutes(10)};
+    std::size_t retain_newest = 6;
+    int max_output_tokens = 4096;
+    /// HTTPS: a PEM file of certificate authorities for the LLM (tests use their own CA).
+    std::string ca_file;
+};
+
+/// What a user message carries besides its text.
+struct UserInput {
+    std::string text;
+    struct Attachment {
+        std::string server;
+        std::string uri;
+    };
+    std::vector<Attachment> attachments;
+    struct PromptUse {
+        std::string server;
+        std::string name;
+        boost::json::object arguments;
+    };
+    std::optional<PromptUse> prompt;
+};
+
+class Conversation {
+public:
+    Conversation(boost::asio::any_io_executor executor, McpCoordinator& coordinator, LanguageModel* model,
+                 ChatStore& store, HostLog& log, ConversationSettings settings);
+
+    /// Runs one turn to its end (finished, stopped or failed); never throws.
+    boost::asio::awaitable<void> run_turn(std::shared_ptr<ChatSession> session, UserInput input);
+    /// Stops the session's turn: aborts the LLM stream, cancels running tools, drops questions.
+    void stop(ChatSession& session);
+
+    /// An answer to a server's sampling request, after the user approved it in `session`.
+    boost::asio::awaitable<boost::json::object> sample(std::shared_ptr<ChatSession> session, std::string server,
+                                                       boost::json::object params);
+    /// An answer to a server's elicitation request, from the user of `session`.
+    boost::asio::awaitable<boost::json::object> elicit(std::shared_ptr<ChatSession> session, std::string server,
+                                                       boost::json::object params);
+
+    LanguageModel* model() const { return model_; }
+
+private:
+    boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
+    boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id);
+    boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
+    boost::asio::awaitable<bool> approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
+                                          std::string& refusal);
+    void record(ChatSession& session, ChatMessage message);
+    void add_usage(ChatSession& session, const TokenUsage& usage);
+
+    boost::asio::any_io_executor executor_;
+    McpCoordinator& coordinator_;
+    LanguageModel* model_;
+    ChatStore& store_;
+    HostLog& log_;
+    ConversationSettings settings_;
+};
+
+/// A random id for messages, turns and calls.
+std::string new_id(std::string_view prefix);
+
+}  // namespace mcpkit::host

@@ -1,0 +1,86 @@
+#include "host/chat/SessionManager.hpp"
+
+#include "host/chat/Conversation.hpp"
+
+#include <cctype>
+
+namespace mcpkit::host {
+
+namespace {
+
+// Ids come from pages: keep them to a shape that is safe in logs, keys and file names.
+bool acceptable_id(const std::string& id) {
+    if (id.empty() || id.size() > 64) return false;
+    for (char c : id)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+    return true;
+}
+
+}  // namespace
+
+SessionManager::SessionManager(boost::asio::any_io_executor executor, ChatStore& store)
+    : executor_(std::move(executor)), store_(store) {}
+
+std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& resumed) {
+    resumed = false;
+    if (acceptable_id(id)) {
+        if (auto it = sessions_.find(id); it != sessions_.end()) {
+            resumed = true;
+            return it->second;
+        }
+        if (auto stored = store_.load(id)) {
+            auto session = std::make_shared<ChatSession>(executor_, id);
+            session->history = std::move(stored->history);
+            session->usage = stored->usage;
+            session->created_at = stored->created_at;
+            session->last_active = stored->last_active;
+            sessions_[id] = session;
+            resumed = true;
+            return session;
+        }
+    }
+    auto session = std::make_shared<ChatSession>(executor_, new_id("session"));
+    session->created_at = session->last_active = now_milliseconds();
+    store_.touch(session->id(), session->created_at, session->last_active);
+    sessions_[session->id()] = session;
+    return session;
+}
+
+std::shared_ptr<ChatSession> SessionManager::find(const std::string& id) const {
+    auto it = sessions_.find(id);
+    return it == sessions_.end() ? nullptr : it->second;
+}
+
+void SessionManager::clear(ChatSession& session) {
+    session.history.clear();
+    session.usage = {};
+    session.always_allowed.clear();
+    store_.clear(session.id());
+    store_.set_usage(session.id(), session.usage);
+}
+
+void SessionManager::touch(ChatSession& session) {
+    session.last_active = now_milliseconds();
+    store_.touch(session.id(), session.created_at, session.last_active);
+}
+
+std::size_t SessionManager::cleanup(std::chrono::milliseconds memory_idle, std::chrono::milliseconds store_idle) {
+    std::int64_t now = now_milliseconds();
+    std::size_t evicted = std::erase_if(sessions_, [&](const auto& entry) {
+        const auto& session = *entry.second;
+        return session.clients() == 0 && !session.turn_running && now - session.last_active > memory_idle.count();
+    });
+    store_.remove_inactive(now - store_idle.count());
+    return evicted;
+}
+
+std::shared_ptr<ChatSession> SessionManager::session_for_server(const std::string& server) const {
+    std::shared_ptr<ChatSession> latest;
+    for (const auto& [id, session] : sessions_) {
+        if (session->servers_in_use.contains(server)) return session;
+        if (session->clients() > 0 && (!latest || session->last_active > latest->last_active)) latest = session;
+    }
+    return latest;
+}
+
+}  // namespace mcpkit::host

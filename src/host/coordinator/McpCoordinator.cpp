@@ -1,0 +1,298 @@
+#include "host/coordinator/McpCoordinator.hpp"
+
+#include "host/chat/ChatMessage.hpp"
+#include "host/coordinator/ToolNames.hpp"
+
+#include <mcp/Error.hpp>
+#include <mcp/jsonrpc/ErrorCodes.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+
+namespace mcpkit::host {
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+namespace {
+
+json::object error_result(const std::string& message) {
+    return {{"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+}
+
+bool annotated_read_only(const mcp::Tool& tool) {
+    auto* hint = tool.annotations.if_contains("readOnlyHint");
+    return hint && hint->is_bool() && hint->get_bool();
+}
+
+}  // namespace
+
+McpCoordinator::McpCoordinator(asio::any_io_executor executor, ServerCallbacks callbacks)
+    : executor_(std::move(executor)), callbacks_(std::move(callbacks)) {
+    auto forward = callbacks_.on_change;
+    callbacks_.on_change = [this, forward] {
+        registry_stale_ = true;
+        if (forward) forward();
+    };
+}
+
+McpCoordinator::~McpCoordinator() = default;
+
+asio::awaitable<void> McpCoordinator::start_all(std::vector<std::shared_ptr<ServerConnection>> servers) {
+    if (servers.empty()) co_return;
+    auto remaining = std::make_shared<std::size_t>(servers.size());
+    auto all_done = std::make_shared<asio::steady_timer>(executor_, asio::steady_timer::time_point::max());
+    for (auto& server : servers)
+        asio::co_spawn(executor_, server->start(), [remaining, all_done](std::exception_ptr) {
+            if (--*remaining == 0) all_done->cancel();
+        });
+    boost::system::error_code ec;
+    co_await all_done->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+}
+
+asio::awaitable<void> McpCoordinator::start(McpConfig config) {
+    std::vector<std::shared_ptr<ServerConnection>> started;
+    for (auto& entry : config.servers) {
+        auto server = std::make_shared<ServerConnection>(executor_, std::move(entry), callbacks_);
+        servers_.push_back(server);
+        started.push_back(server);
+    }
+    co_await start_all(std::move(started));
+    registry_stale_ = true;
+}
+
+asio::awaitable<void> McpCoordinator::reload(McpConfig config) {
+    std::vector<std::shared_ptr<ServerConnection>> kept, fresh, stopped;
+    for (auto& entry : config.servers) {
+        auto existing = std::find_if(servers_.begin(), servers_.end(),
+                                     [&](const auto& server) { return server->name() == entry.name; });
+        if (existing != servers_.end() && (*existing)->entry().source == entry.source) {
+            kept.push_back(*existing);
+            continue;
+        }
+        auto server = std::make_shared<ServerConnection>(executor_, std::move(entry), callbacks_);
+        fresh.push_back(server);
+        kept.push_back(server);
+    }
+    for (auto& server : servers_)
+        if (std::find(kept.begin(), kept.end(), server) == kept.end()) stopped.push_back(server);
+    servers_ = kept;
+    registry_stale_ = true;
+    for (auto& server : stopped) co_await server->stop();
+    co_await start_all(std::move(fresh));
+    if (callbacks_.on_change) callbacks_.on_change();
+}
+
+asio::awaitable<void> McpCoordinator::shutdown() {
+    for (auto& server : servers_) co_await server->stop();
+    servers_.clear();
+    registry_.clear();
+}
+
+std::shared_ptr<ServerConnection> McpCoordinator::server(const std::string& name) const {
+    for (const auto& server : servers_)
+        if (server->name() == name) return server;
+    return nullptr;
+}
+
+void McpCoordinator::rebuild_registry() {
+    if (!registry_stale_) return;
+    std::map<std::string, RegisteredTool> registry;
+    for (const auto& server : servers_) {
+        for (const auto& tool : server->tools()) {
+            RegisteredTool entry;
+            entry.qualified_name = qualified_tool_name(server->name(), tool.name);
+            entry.server = server->name();
+            entry.tool = tool;
+            entry.read_only = annotated_read_only(tool);
+            entry.needs_approval = server->entry().approval == ApprovalPolicy::ask && !entry.read_only;
+            // Keep the compiled schema of a tool seen before: compiling is not free.
+            if (auto old = registry_.find(entry.qualified_name);
+                old != registry_.end() && old->second.tool.input_schema == tool.input_schema) {
+                entry.schema = old->second.schema;
+            } else {
+                try {
+                    entry.schema = std::make_shared<const mcp::JsonSchema>(mcp::JsonSchema::compile(tool.input_schema));
+                } catch (const std::exception& e) {
+                    if (callbacks_.log)
+                        callbacks_.log(server->name() + ": the input schema of " + tool.name +
+                                       " does not compile, so its arguments go unchecked: " + e.what());
+                }
+            }
+            registry.emplace(entry.qualified_name, std::move(entry));
+        }
+    }
+    registry_ = std::move(registry);
+    registry_stale_ = false;
+}
+
+const RegisteredTool* McpCoordinator::find_tool(const std::string& qualified_name) {
+    rebuild_registry();
+    auto it = registry_.find(qualified_name);
+    return it == registry_.end() ? nullptr : &it->second;
+}
+
+std::vector<ToolDeclaration> McpCoordinator::tools_for_model() {
+    rebuild_registry();
+    std::vector<ToolDeclaration> tools;
+    for (const auto& [name, tool] : registry_) {
+        auto server = this->server(tool.server);
+        if (!server || server->state() != ServerState::ready || breaker_.is_open(name)) continue;
+        std::string description = tool.tool.description;
+        if (description.empty() && tool.tool.title) description = *tool.tool.title;
+        tools.push_back({name, description, tool.tool.input_schema});
+    }
+    return tools;
+}
+
+std::optional<std::string> McpCoordinator::rate_limited(const RegisteredTool& tool) {
+    auto server = this->server(tool.server);
+    double limit = server ? server->entry().rate_limit_per_minute : 0;
+    if (limit <= 0) return std::nullopt;
+    auto now = std::chrono::steady_clock::now();
+    auto& recent = recent_calls_[tool.qualified_name];
+    while (!recent.empty() && now - recent.front() > std::chrono::minutes(1)) recent.pop_front();
+    if (static_cast<double>(recent.size()) >= limit)
+        return "the tool " + tool.qualified_name + " is limited to " + json::serialize(json::value(limit)) +
+               " calls per minute (rateLimitPerMinute in mcp.json); try again in a minute";
+    recent.push_back(now);
+    return std::nullopt;
+}
+
+asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualified_name, json::object arguments,
+                                                       ToolCallOptions options) {
+    auto started = std::chrono::steady_clock::now();
+    auto refuse = [&](const std::string& message) {
+        ToolOutcome outcome;
+        outcome.result = error_result(message);
+        outcome.is_error = true;
+        outcome.refused = true;
+        return outcome;
+    };
+    const RegisteredTool* found = find_tool(qualified_name);
+    if (!found) {
+        std::string names;
+        for (const auto& declaration : tools_for_model()) names += (names.empty() ? "" : ", ") + declaration.name;
+        co_return refuse("There is no tool named \"" + qualified_name + "\". Available tools: " +
+                         (names.empty() ? "none" : names) + ".");
+    }
+    RegisteredTool tool = *found;  // the registry may be rebuilt while the call runs
+    if (tool.schema)
+        if (auto problem = tool.schema->validate(arguments))
+            co_return refuse("Invalid arguments for " + qualified_name + ": " + *problem +
+                             ". The tool's input schema is " + json::serialize(tool.tool.input_schema));
+    if (breaker_.is_open(qualified_name))
+        co_return refuse("The tool " + qualified_name + " failed " + std::to_string(breaker_.failures(qualified_name)) +
+                         " times in a row, so the host stops calling it for 60 s after its last failure.");
+    if (auto limited = rate_limited(tool)) co_return refuse(*limited);
+
+    auto server = this->server(tool.server);
+    auto& metrics = metrics_[qualified_name];
+    ToolOutcome outcome;
+    bool host_failed = false;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (server) co_await server->ensure_started();
+        mcp::Client* client = server ? server->client() : nullptr;
+        if (!client) {
+            co_return refuse("The server " + tool.server + " is not running: " +
+                             (server && !server->error().empty() ? server->error() : "it is starting"));
+        }
+        mcp::RequestOptions request;
+        request.cancellation = options.cancellation;
+        request.on_progress = options.on_progress;
+        request.timeout = server->entry().call_timeout;
+        std::string failure;
+        bool connection_failed = false;
+        try {
+            mcp::CallToolResult result = co_await client->call_tool(tool.tool.name, arguments, request);
+            outcome.is_error = result.is_error;
+            outcome.result = std::move(result).to_json();
+        } catch (const mcp::Error& e) {
+            failure = e.what();
+            if (e.code() == mcp::jsonrpc::error_code::request_timeout)
+                failure = "the tool did not answer within " + std::to_string(server->entry().call_timeout.count()) +
+                          " ms (timeoutMs in mcp.json)";
+            if (e.code() == mcp::jsonrpc::error_code::request_cancelled || options.cancellation.cancelled())
+                failure = "cancelled by the user";
+            connection_failed = e.code() == mcp::jsonrpc::error_code::connection_closed;
+        } catch (const std::exception& e) {
+            failure = e.what();
+            connection_failed = true;
+        }
+        if (failure.empty()) break;
+        if (connection_failed) server->connection_lost(failure);
+        // One more try when the connection died under the call and the user did not stop it.
+        if (connection_failed && attempt == 0 && !options.cancellation.cancelled()) continue;
+        outcome.result = error_result("The call to " + qualified_name + " failed: " + failure);
+        outcome.is_error = true;
+        host_failed = true;
+        if (!options.cancellation.cancelled()) {
+            breaker_.record_failure(qualified_name);
+            ++metrics.failures;
+        }
+        break;
+    }
+    outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    ++metrics.calls;
+    metrics.total_ms += static_cast<double>(outcome.duration.count());
+    metrics.last_used = now_milliseconds();
+    if (!outcome.is_error) breaker_.record_success(qualified_name);
+    else if (!host_failed) ++metrics.tool_errors;
+    co_return outcome;
+}
+
+json::array McpCoordinator::describe_servers() {
+    rebuild_registry();
+    json::array list;
+    for (const auto& server : servers_) {
+        json::object item{{"name", server->name()},
+                          {"state", server_state_name(server->state())},
+                          {"transport", server->entry().transport == ServerTransport::stdio ? "stdio"
+                                        : server->entry().transport == ServerTransport::sse ? "sse"
+                                                                                            : "http"}};
+        if (!server->error().empty()) item["error"] = server->error();
+        if (server->state() != ServerState::ready && !server->stderr_tail().empty()) {
+            json::array lines;
+            for (const auto& line : server->stderr_tail()) lines.push_back(json::value(line));
+            item["stderr"] = std::move(lines);
+        }
+        json::array tools;
+        for (const auto& [name, tool] : registry_) {
+            if (tool.server != server->name()) continue;
+            json::object entry{{"name", tool.tool.name},
+                               {"qualifiedName", name},
+                               {"description", tool.tool.description},
+                               {"inputSchema", tool.tool.input_schema},
+                               {"readOnly", tool.read_only},
+                               {"approval", tool.needs_approval ? "ask" : "auto"}};
+            if (breaker_.is_open(name)) entry["circuit"] = "open";
+            tools.push_back(std::move(entry));
+        }
+        item["tools"] = std::move(tools);
+        json::array prompts;
+        for (const auto& prompt : server->prompts()) prompts.push_back(prompt.to_json());
+        item["prompts"] = std::move(prompts);
+        json::array resources;
+        for (const auto& resource : server->resources()) resources.push_back(resource.to_json());
+        item["resources"] = std::move(resources);
+        list.push_back(std::move(item));
+    }
+    return list;
+}
+
+json::object McpCoordinator::metrics() const {
+    json::object out;
+    for (const auto& [name, metrics] : metrics_)
+        out[name] = {{"calls", metrics.calls},
+                     {"failures", metrics.failures},
+                     {"toolErrors", metrics.tool_errors},
+                     {"averageMs", metrics.calls ? metrics.total_ms / static_cast<double>(metrics.calls) : 0.0},
+                     {"lastUsed", metrics.last_used}};
+    return out;
+}
+
+}  // namespace mcpkit::host

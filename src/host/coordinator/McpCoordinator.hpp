@@ -1,0 +1,102 @@
+#pragma once
+// The seed's MCP coordinator: every server of mcp.json connected in parallel, their tools under
+// qualified names, and each call checked and guarded before it goes out: the tool exists, the
+// arguments fit its schema, its circuit is closed, its rate allows it, its server is up (started
+// again if it died); then called with the server's timeout, MCP cancellation and progress, and
+// retried once when the connection failed under it. Reliability is counted per tool.
+
+#include "host/config/McpConfig.hpp"
+#include "host/coordinator/CircuitBreaker.hpp"
+#include "host/coordinator/ServerConnection.hpp"
+#include "host/llm/LanguageModel.hpp"
+
+#include <mcp/Cancellation.hpp>
+#include <mcp/schema/JsonSchema.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcpkit::host {
+
+struct RegisteredTool {
+    std::string qualified_name;
+    std::string server;
+    mcp::Tool tool;
+    bool read_only = false;
+    bool needs_approval = true;
+    std::shared_ptr<const mcp::JsonSchema> schema;  ///< null when the tool's schema does not compile
+};
+
+struct ToolCallOptions {
+    mcp::CancellationToken cancellation;
+    std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
+};
+
+struct ToolOutcome {
+    /// The MCP CallToolResult, or one the host made to explain a refusal or failure.
+    boost::json::object result;
+    bool is_error = false;
+    /// The call never reached the tool (unknown, invalid arguments, open circuit, rate, server down).
+    bool refused = false;
+    std::chrono::milliseconds duration{0};
+};
+
+struct ToolMetrics {
+    std::uint64_t calls = 0;
+    std::uint64_t failures = 0;
+    std::uint64_t tool_errors = 0;
+    double total_ms = 0;
+    std::int64_t last_used = 0;  ///< ms since the epoch
+};
+
+class McpCoordinator {
+public:
+    McpCoordinator(boost::asio::any_io_executor executor, ServerCallbacks callbacks);
+    ~McpCoordinator();
+
+    /// Starts every server of `config` in parallel and returns when all are ready or failed.
+    boost::asio::awaitable<void> start(McpConfig config);
+    /// Applies a new configuration: servers whose entry changed or disappeared are stopped,
+    /// new and changed ones started; the others keep running (and their sessions their calls).
+    boost::asio::awaitable<void> reload(McpConfig config);
+    boost::asio::awaitable<void> shutdown();
+
+    /// The tools to offer a model: every ready server's, minus open circuits.
+    std::vector<ToolDeclaration> tools_for_model();
+    const RegisteredTool* find_tool(const std::string& qualified_name);
+    boost::asio::awaitable<ToolOutcome> call_tool(const std::string& qualified_name, boost::json::object arguments,
+                                                  ToolCallOptions options);
+
+    std::shared_ptr<ServerConnection> server(const std::string& name) const;
+    const std::vector<std::shared_ptr<ServerConnection>>& servers() const { return servers_; }
+    /// The `servers` frame's list (see docs/host-websocket.md).
+    boost::json::array describe_servers();
+    boost::json::object metrics() const;
+    CircuitBreaker& breaker() { return breaker_; }
+
+private:
+    void rebuild_registry();
+    boost::asio::awaitable<void> start_all(std::vector<std::shared_ptr<ServerConnection>> servers);
+    std::optional<std::string> rate_limited(const RegisteredTool& tool);
+
+    boost::asio::any_io_executor executor_;
+    ServerCallbacks callbacks_;
+    std::vector<std::shared_ptr<ServerConnection>> servers_;
+    std::map<std::string, RegisteredTool> registry_;
+    bool registry_stale_ = true;
+    CircuitBreaker breaker_;
+    std::map<std::string, ToolMetrics> metrics_;
+    std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_calls_;
+};
+
+}  // namespace mcpkit::host

@@ -1,0 +1,30 @@
+#pragma once
+// Gemini's native API, streamed (streamGenerateContent?alt=sse). What bites (shared/reference/
+// llm-and-hosts.md §1): only the roles "user" and "model" (tool results go back as
+// functionResponse parts of a user turn), tool schemas as parametersJsonSchema (the legacy
+// `parameters` refuses $schema, additionalProperties, type arrays …), a function call's
+// thoughtSignature echoed back verbatim, and a response that must be an object.
+
+#include "host/llm/LanguageModel.hpp"
+
+namespace mcpkit::host {
+
+class GeminiModel : public LanguageModel {
+public:
+    explicit GeminiModel(ModelSettings settings);
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
+                                               std::function<void(std::string_view)> on_text) override;
+    const ModelSettings& settings() const override { return settings_; }
+
+    /// The request body for `request` (public for tests).
+    boost::json::object request_body(const ModelRequest& request) const;
+
+private:
+    ModelSettings settings_;
+};
+
+/// An MCP input schema as Gemini's parametersJsonSchema takes it: $schema and keywords outside
+/// the documented list dropped, recursively.
+boost::json::object gemini_parameters_schema(const boost::json::object& input_schema);
+
+}  // namespace mcpkit::host

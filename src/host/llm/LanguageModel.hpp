@@ -1,0 +1,98 @@
+#pragma once
+// What the conversation needs from an LLM: one streamed answer to a history, as text pieces and
+// tool calls. Each provider (Gemini, OpenAI-compatible chat completions) translates the history
+// to its wire format and back; the fenced-JSON text format stands in for models without native
+// tool calling.
+
+#include "host/chat/ChatMessage.hpp"
+
+#include <mcp/transport/HttpClient.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcpkit::host {
+
+struct ToolDeclaration {
+    std::string name;  ///< qualified: server__tool
+    std::string description;
+    boost::json::object input_schema;
+};
+
+struct ModelRequest {
+    std::string system_prompt;
+    const std::vector<ChatMessage>* history = nullptr;
+    std::vector<ToolDeclaration> tools;
+    int max_output_tokens = 4096;
+};
+
+struct TokenUsage {
+    std::int64_t prompt_tokens = 0;
+    std::int64_t completion_tokens = 0;
+    std::int64_t total_tokens = 0;
+};
+
+struct ModelReply {
+    std::string text;
+    std::vector<ToolCall> tool_calls;
+    TokenUsage usage;
+    std::string finish_reason;
+};
+
+/// The provider refused or failed. `transient` errors (429, 5xx, a broken connection) are worth
+/// retrying; `retry_after` is what the provider asked for, if it said.
+class ModelError : public std::runtime_error {
+public:
+    ModelError(const std::string& message, int status, bool transient,
+               std::optional<std::chrono::milliseconds> retry_after = std::nullopt)
+        : std::runtime_error(message), status(status), transient(transient), retry_after(retry_after) {}
+    int status;  ///< HTTP status, 0 when none came
+    bool transient;
+    std::optional<std::chrono::milliseconds> retry_after;
+};
+
+struct ModelSettings {
+    std::string provider;  ///< "gemini" or "openai"
+    std::string model;
+    std::string api_key;
+    std::string base_url;
+    double temperature = 0.7;
+    /// Tools described in the system prompt and called with fenced JSON, for models without
+    /// native tool calling.
+    bool text_tool_calls = false;
+    /// The model's context window, in tokens: history beyond it is pruned before each request.
+    std::int64_t context_tokens = 32768;
+};
+
+class LanguageModel {
+public:
+    virtual ~LanguageModel() = default;
+    /// One answer, streamed: `on_text` gets each piece of text as it arrives. The HTTP client is
+    /// the caller's, so that closing it aborts the stream.
+    virtual boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
+                                                       std::function<void(std::string_view)> on_text) = 0;
+    virtual const ModelSettings& settings() const = 0;
+};
+
+/// The model for `settings.provider`. Throws std::invalid_argument for an unknown provider.
+std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings);
+
+/// Settings from the environment: GEMINI_API_KEY (GEMINI_MODEL, GEMINI_BASE_URL) or OPENAI_API_KEY
+/// (OPENAI_MODEL, OPENAI_BASE_URL; a base URL alone works for local servers needing no key, like
+/// llama.cpp or Ollama). Nothing when neither is set.
+std::optional<ModelSettings> model_settings_from_environment();
+
+/// HTTP status and body of a failed request as a ModelError: which status is transient, the
+/// provider's own message, and its retry delay (Retry-After, or Gemini's RetryInfo).
+ModelError model_error_from_response(const mcp::HttpResponse& response, std::string_view provider);
+
+}  // namespace mcpkit::host

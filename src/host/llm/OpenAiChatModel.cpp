@@ -1,0 +1,132 @@
+#include "host/llm/OpenAiChatModel.hpp"
+
+#include "host/llm/EventStreamReader.hpp"
+#include "host/llm/ToolCallAccumulator.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(settings)) {
+    while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
+}
+
+json::object OpenAiChatModel::request_body(const ModelRequest& request) const {
+    json::array messages;
+    if (!request.system_prompt.empty()) messages.push_back({{"role", "system"}, {"content", request.system_prompt}});
+    for (const auto& message : *request.history) {
+        switch (message.role) {
+        case Role::user: messages.push_back({{"role", "user"}, {"content", message.content}}); break;
+        case Role::assistant: {
+            json::object item{{"role", "assistant"}};
+            item["content"] = message.content.empty() && !message.tool_calls.empty() ? json::value(nullptr)
+                                                                                      : json::value(message.content);
+            if (!message.tool_calls.empty()) {
+                json::array calls;
+                for (const auto& call : message.tool_calls)
+                    calls.push_back({{"id", call.id},
+                                     {"type", "function"},
+                                     {"function", {{"name", call.name}, {"arguments", json::serialize(call.arguments)}}}});
+                item["tool_calls"] = std::move(calls);
+            }
+            messages.push_back(std::move(item));
+            break;
+        }
+        case Role::tool:
+            messages.push_back({{"role", "tool"}, {"tool_call_id", message.tool_call_id}, {"content", message.content}});
+            break;
+        }
+    }
+    json::object body{{"model", settings_.model},
+                      {"messages", std::move(messages)},
+                      {"stream", true},
+                      {"stream_options", {{"include_usage", true}}},
+                      {"temperature", settings_.temperature},
+                      {"max_tokens", request.max_output_tokens}};
+    if (!request.tools.empty()) {
+        json::array tools;
+        for (const auto& tool : request.tools)
+            tools.push_back({{"type", "function"},
+                             {"function",
+                              {{"name", tool.name}, {"description", tool.description}, {"parameters", tool.input_schema}}}});
+        body["tools"] = std::move(tools);
+        body["tool_choice"] = "auto";
+    }
+    return body;
+}
+
+boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest& request, mcp::HttpClient& http,
+                                                            std::function<void(std::string_view)> on_text) {
+    mcp::HttpRequest post;
+    post.method = "POST";
+    post.url = settings_.base_url + "/chat/completions";
+    post.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
+    if (!settings_.api_key.empty()) post.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
+    post.body = json::serialize(request_body(request));
+
+    ModelReply reply;
+    ToolCallAccumulator calls;
+    EventStreamReader events;
+    // A refusal's body is JSON, not events: the start of the body is kept until an event shows
+    // the answer is a stream, so that the error can quote the provider.
+    std::string head_of_body;
+    bool streaming = false;
+    auto on_event = [&](std::string_view data) {
+        streaming = true;
+        if (data == "[DONE]") return;
+        boost::system::error_code ec;
+        json::value chunk = json::parse(data, ec);
+        if (ec || !chunk.is_object()) throw ModelError("the model sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
+        const auto& object = chunk.get_object();
+        if (auto* error = object.if_contains("error"))
+            throw ModelError("the model failed mid-answer: " + json::serialize(*error), 0, true);
+        if (auto* usage = object.if_contains("usage"); usage && usage->is_object()) {
+            const auto& counts = usage->get_object();
+            auto count = [&](std::string_view key) -> std::int64_t {
+                auto* value = counts.if_contains(key);
+                return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
+            };
+            reply.usage = {count("prompt_tokens"), count("completion_tokens"), count("total_tokens")};
+        }
+        // vLLM ends with choices: null, OpenAI's usage chunk has choices: [].
+        auto* choices = object.if_contains("choices");
+        if (!choices || !choices->is_array()) return;
+        for (const auto& choice_value : choices->get_array()) {
+            if (!choice_value.is_object()) continue;
+            const auto& choice = choice_value.get_object();
+            if (auto* reason = choice.if_contains("finish_reason"); reason && reason->is_string())
+                reply.finish_reason = std::string(reason->get_string());
+            auto* delta_value = choice.if_contains("delta");
+            if (!delta_value) delta_value = choice.if_contains("message");  // a non-streamed answer
+            if (!delta_value || !delta_value->is_object()) continue;
+            const auto& delta = delta_value->get_object();
+            if (auto* content = delta.if_contains("content"); content && content->is_string() && !content->get_string().empty()) {
+                reply.text += content->get_string();
+                on_text(content->get_string());
+            }
+            if (auto* tool_calls = delta.if_contains("tool_calls"); tool_calls && tool_calls->is_array())
+                for (const auto& item : tool_calls->get_array())
+                    if (item.is_object()) calls.add(item.get_object());
+        }
+    };
+    mcp::HttpResponse response;
+    try {
+        response = co_await http.send_streaming(post, [&](std::string_view bytes) {
+            if (!streaming && head_of_body.size() < 65536) head_of_body.append(bytes);
+            events.feed(bytes, on_event);
+        });
+    } catch (const mcp::HttpError& e) {
+        throw ModelError(std::string("the model's stream broke off: ") + e.what(), 0, true);
+    }
+    if (response.status != 200) {
+        response.body = head_of_body;
+        throw model_error_from_response(response, "openai");
+    }
+    events.finish(on_event);
+    reply.tool_calls = calls.finish();
+    co_return reply;
+}
+
+}  // namespace mcpkit::host

@@ -1,0 +1,24 @@
+#pragma once
+// OpenAI-compatible chat completions, streamed: OpenAI itself, llama.cpp's llama-server, Ollama,
+// vLLM, and Gemini's compatibility layer. The presence of tool calls, not finish_reason, decides
+// whether the model asked for tools (several backends say "stop" with calls present).
+
+#include "host/llm/LanguageModel.hpp"
+
+namespace mcpkit::host {
+
+class OpenAiChatModel : public LanguageModel {
+public:
+    explicit OpenAiChatModel(ModelSettings settings);
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
+                                               std::function<void(std::string_view)> on_text) override;
+    const ModelSettings& settings() const override { return settings_; }
+
+    /// The request body for `request` (public for tests).
+    boost::json::object request_body(const ModelRequest& request) const;
+
+private:
+    ModelSettings settings_;
+};
+
+}  // namespace mcpkit::host

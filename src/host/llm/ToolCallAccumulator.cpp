@@ -1,0 +1,81 @@
+#include "host/llm/ToolCallAccumulator.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+namespace {
+
+std::string text_at(const json::object& object, std::string_view key) {
+    if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
+    return {};
+}
+
+}  // namespace
+
+ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& delta) {
+    std::optional<long long> index;
+    if (auto* value = delta.if_contains("index"); value && value->is_number()) index = value->to_number<long long>();
+    std::string id = text_at(delta, "id");
+    std::string name;
+    if (auto* function = delta.if_contains("function"); function && function->is_object())
+        name = text_at(function->get_object(), "name");
+
+    if (index) {
+        // The last call under this index, unless the delta carries a different id (Ollama's
+        // parallel calls all at index 0).
+        for (auto it = calls_.rbegin(); it != calls_.rend(); ++it) {
+            if (it->index != index) continue;
+            if (!id.empty() && !it->id.empty() && id != it->id) break;
+            return *it;
+        }
+        calls_.push_back({index, {}, {}, {}});
+        return calls_.back();
+    }
+    // No index: an id or a name begins a call, unless it repeats the last call's.
+    bool starts = calls_.empty() || (!id.empty() && id != calls_.back().id) ||
+                  (id.empty() && !name.empty() && !calls_.back().name.empty());
+    if (starts) calls_.push_back({std::nullopt, {}, {}, {}});
+    return calls_.back();
+}
+
+void ToolCallAccumulator::add(const json::object& delta) {
+    Partial& call = target(delta);
+    if (std::string id = text_at(delta, "id"); !id.empty()) call.id = id;
+    if (auto* function = delta.if_contains("function"); function && function->is_object()) {
+        const auto& object = function->get_object();
+        if (std::string name = text_at(object, "name"); !name.empty()) call.name = name;
+        if (auto* arguments = object.if_contains("arguments")) {
+            if (arguments->is_string()) call.arguments += arguments->get_string();
+            // Some servers send the arguments as an object rather than a string.
+            else if (arguments->is_object()) call.arguments += json::serialize(*arguments);
+        }
+    }
+}
+
+std::vector<ToolCall> ToolCallAccumulator::finish() {
+    std::vector<ToolCall> calls;
+    std::size_t number = 0;
+    for (auto& partial : calls_) {
+        ++number;
+        ToolCall call;
+        call.id = partial.id.empty() ? "call_" + std::to_string(number) : partial.id;
+        call.name = partial.name;
+        std::string_view text = partial.arguments;
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\n')) text.remove_prefix(1);
+        if (!text.empty()) {
+            boost::system::error_code ec;
+            json::value parsed = json::parse(text, ec);
+            if (ec) call.arguments_error = "the arguments are not valid JSON (" + ec.message() + "): " + std::string(text.substr(0, 200));
+            else if (!parsed.is_object()) call.arguments_error = "the arguments must be a JSON object, not " + std::string(text.substr(0, 200));
+            else call.arguments = std::move(parsed.get_object());
+        }
+        calls.push_back(std::move(call));
+    }
+    calls_.clear();
+    return calls;
+}
+
+}  // namespace mcpkit::host

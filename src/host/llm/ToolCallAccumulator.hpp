@@ -1,0 +1,43 @@
+#pragma once
+// Assembles the tool calls of an OpenAI-style stream from their deltas, tolerating what real
+// backends send (shared/reference/llm-and-hosts.md §2):
+// - the usual shape: the first delta of a call has index, id and name, later ones argument
+//   fragments under the same index;
+// - no `index` at all (old Ollama, Gemini's compatibility layer): a delta with an id or a name
+//   starts a call, one without continues the last;
+// - `index` 0 for every parallel call (Ollama): a new id under an index that already has one
+//   starts a new call;
+// - the whole call in one delta (Ollama), or no id (old llama.cpp): ids are made up.
+// Arguments are parsed once at the end; text that is not a JSON object becomes the call's
+// arguments_error, for the model to read back, instead of an exception.
+
+#include "host/chat/ChatMessage.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcpkit::host {
+
+class ToolCallAccumulator {
+public:
+    /// One element of `delta.tool_calls`.
+    void add(const boost::json::object& delta);
+    bool empty() const { return calls_.empty(); }
+    /// The calls in the order they started.
+    std::vector<ToolCall> finish();
+
+private:
+    struct Partial {
+        std::optional<long long> index;
+        std::string id;
+        std::string name;
+        std::string arguments;
+    };
+    Partial& target(const boost::json::object& delta);
+    std::vector<Partial> calls_;
+};
+
+}  // namespace mcpkit::host

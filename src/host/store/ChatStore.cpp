@@ -1,0 +1,50 @@
+#include "host/store/ChatStore.hpp"
+
+#include <map>
+#include <stdexcept>
+
+namespace mcpkit::host {
+
+namespace {
+
+// For tests and throwaway runs: nothing survives the process.
+class MemoryChatStore final : public ChatStore {
+public:
+    std::optional<StoredSession> load(const std::string& id) override {
+        auto it = sessions_.find(id);
+        if (it == sessions_.end()) return std::nullopt;
+        return it->second;
+    }
+    void touch(const std::string& id, std::int64_t created_at, std::int64_t now) override {
+        auto& session = sessions_[id];
+        if (session.id.empty()) {
+            session.id = id;
+            session.created_at = created_at;
+        }
+        session.last_active = now;
+    }
+    void append(const std::string& id, const ChatMessage& message) override { sessions_[id].history.push_back(message); }
+    void set_usage(const std::string& id, const TokenUsage& usage) override { sessions_[id].usage = usage; }
+    void clear(const std::string& id) override { sessions_[id].history.clear(); }
+    std::size_t remove_inactive(std::int64_t before) override {
+        return std::erase_if(sessions_, [&](const auto& entry) { return entry.second.last_active < before; });
+    }
+    std::string describe() const override { return "memory"; }
+
+private:
+    std::map<std::string, StoredSession> sessions_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChatStore> make_memory_chat_store() { return std::make_unique<MemoryChatStore>(); }
+
+std::unique_ptr<ChatStore> open_chat_store(const std::string& location) {
+    if (location == "memory") return make_memory_chat_store();
+    if (location.rfind("redis://", 0) == 0) return make_redis_chat_store(location);
+    std::string path = location.rfind("sqlite:", 0) == 0 ? location.substr(7) : location;
+    if (path.empty()) throw std::invalid_argument("--store sqlite: needs a file path, as in sqlite:host.db");
+    return make_sqlite_chat_store(path);
+}
+
+}  // namespace mcpkit::host

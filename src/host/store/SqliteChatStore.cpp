@@ -1,0 +1,156 @@
+// Sessions in an SQLite file (WAL): a table of sessions and one of their messages, so a turn
+// appends rows rather than rewriting the history.
+
+#include "host/store/ChatStore.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <sqlite3.h>
+
+#include <stdexcept>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+namespace {
+
+class Statement {
+public:
+    Statement(sqlite3* database, const char* sql) : database_(database) {
+        if (sqlite3_prepare_v2(database, sql, -1, &statement_, nullptr) != SQLITE_OK)
+            throw std::runtime_error(std::string("chat store: ") + sqlite3_errmsg(database));
+    }
+    ~Statement() { sqlite3_finalize(statement_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    Statement& bind(int index, std::string_view text) {
+        sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Statement& bind(int index, std::int64_t value) {
+        sqlite3_bind_int64(statement_, index, value);
+        return *this;
+    }
+    bool step() {
+        int status = sqlite3_step(statement_);
+        if (status == SQLITE_ROW) return true;
+        if (status != SQLITE_DONE) throw std::runtime_error(std::string("chat store: ") + sqlite3_errmsg(database_));
+        return false;
+    }
+    std::string text(int column) {
+        auto* data = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
+        return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))) : std::string();
+    }
+    std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
+
+private:
+    sqlite3* database_;
+    sqlite3_stmt* statement_ = nullptr;
+};
+
+class SqliteChatStore final : public ChatStore {
+public:
+    explicit SqliteChatStore(std::string path) : path_(std::move(path)) {
+        if (sqlite3_open(path_.c_str(), &database_) != SQLITE_OK) {
+            std::string message = database_ ? sqlite3_errmsg(database_) : "out of memory";
+            sqlite3_close(database_);
+            throw std::runtime_error("cannot open the chat store " + path_ + ": " + message);
+        }
+        sqlite3_busy_timeout(database_, 5000);
+        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+             "CREATE TABLE IF NOT EXISTS host_sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, "
+             "last_active INTEGER NOT NULL, usage TEXT NOT NULL DEFAULT '{}');"
+             "CREATE TABLE IF NOT EXISTS host_messages (session_id TEXT NOT NULL REFERENCES host_sessions(id) "
+             "ON DELETE CASCADE, seq INTEGER PRIMARY KEY AUTOINCREMENT, message TEXT NOT NULL);"
+             "CREATE INDEX IF NOT EXISTS host_messages_by_session ON host_messages(session_id, seq);");
+    }
+    ~SqliteChatStore() override { sqlite3_close(database_); }
+
+    std::optional<StoredSession> load(const std::string& id) override {
+        Statement session(database_, "SELECT created_at, last_active, usage FROM host_sessions WHERE id = ?");
+        session.bind(1, id);
+        if (!session.step()) return std::nullopt;
+        StoredSession stored;
+        stored.id = id;
+        stored.created_at = session.integer(0);
+        stored.last_active = session.integer(1);
+        boost::system::error_code ec;
+        json::value usage = json::parse(session.text(2), ec);
+        if (!ec && usage.is_object()) {
+            auto count = [&](std::string_view key) -> std::int64_t {
+                auto* value = usage.get_object().if_contains(key);
+                return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
+            };
+            stored.usage = {count("promptTokens"), count("completionTokens"), count("totalTokens")};
+        }
+        Statement messages(database_, "SELECT message FROM host_messages WHERE session_id = ? ORDER BY seq");
+        messages.bind(1, id);
+        while (messages.step()) {
+            json::value message = json::parse(messages.text(0), ec);
+            if (ec || !message.is_object()) continue;  // a damaged row costs that message, not the session
+            try {
+                stored.history.push_back(ChatMessage::from_json(message.get_object()));
+            } catch (const std::invalid_argument&) {
+            }
+        }
+        return stored;
+    }
+
+    void touch(const std::string& id, std::int64_t created_at, std::int64_t now) override {
+        Statement upsert(database_,
+                         "INSERT INTO host_sessions (id, created_at, last_active) VALUES (?, ?, ?) "
+                         "ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active");
+        upsert.bind(1, id).bind(2, created_at).bind(3, now);
+        upsert.step();
+    }
+
+    void append(const std::string& id, const ChatMessage& message) override {
+        Statement insert(database_, "INSERT INTO host_messages (session_id, message) VALUES (?, ?)");
+        insert.bind(1, id).bind(2, json::serialize(message.to_json()));
+        insert.step();
+    }
+
+    void set_usage(const std::string& id, const TokenUsage& usage) override {
+        Statement update(database_, "UPDATE host_sessions SET usage = ? WHERE id = ?");
+        update.bind(1, json::serialize(json::object{{"promptTokens", usage.prompt_tokens},
+                                                    {"completionTokens", usage.completion_tokens},
+                                                    {"totalTokens", usage.total_tokens}}))
+            .bind(2, id);
+        update.step();
+    }
+
+    void clear(const std::string& id) override {
+        Statement remove(database_, "DELETE FROM host_messages WHERE session_id = ?");
+        remove.bind(1, id);
+        remove.step();
+    }
+
+    std::size_t remove_inactive(std::int64_t before) override {
+        Statement remove(database_, "DELETE FROM host_sessions WHERE last_active < ?");
+        remove.bind(1, before);
+        remove.step();
+        return static_cast<std::size_t>(sqlite3_changes(database_));
+    }
+
+    std::string describe() const override { return "sqlite:" + path_; }
+
+private:
+    void exec(const char* sql) {
+        char* failure = nullptr;
+        if (sqlite3_exec(database_, sql, nullptr, nullptr, &failure) != SQLITE_OK) {
+            std::string message = failure ? failure : "unknown error";
+            sqlite3_free(failure);
+            throw std::runtime_error("chat store " + path_ + ": " + message);
+        }
+    }
+    std::string path_;
+    sqlite3* database_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<ChatStore> make_sqlite_chat_store(const std::string& path) {
+    return std::make_unique<SqliteChatStore>(path);
+}
+
+}  // namespace mcpkit::host

@@ -1,0 +1,57 @@
+#pragma once
+// The page's side of docs/host-websocket.md: each frame from a page checked (JSON object, known
+// type, fields of the right types; anything else answered with an `error` frame naming the field,
+// the connection kept) and carried out on its session.
+
+#include "host/chat/Conversation.hpp"
+#include "host/chat/SessionManager.hpp"
+#include "host/coordinator/McpCoordinator.hpp"
+#include "host/web/WebSocketClient.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mcpkit::host {
+
+class PageProtocol {
+public:
+    PageProtocol(boost::asio::any_io_executor executor, SessionManager& sessions, Conversation& conversation,
+                 McpCoordinator& coordinator, HostLog& log);
+
+    /// A page connected and asked for `session_id`: attaches it and greets it (connection,
+    /// history, servers, the questions still open).
+    void open(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id);
+    /// The `servers` frame, sent to every page on a change.
+    boost::json::object servers_frame();
+    void broadcast_servers();
+
+    /// Text for the page when no LLM is configured.
+    std::string llm_help;
+
+private:
+    void handle(const std::shared_ptr<WebSocketClient>& client, std::string_view text);
+    void dispatch(const std::shared_ptr<WebSocketClient>& client, const std::shared_ptr<ChatSession>& session,
+                  const std::string& type, const boost::json::object& payload);
+    void answer_question(const std::shared_ptr<WebSocketClient>& client, ChatSession& session,
+                         const std::string& id_field, const boost::json::object& payload);
+    boost::asio::awaitable<void> call_tool(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,
+                                           boost::json::object payload);
+    boost::asio::awaitable<void> get_prompt(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
+    boost::asio::awaitable<void> read_resource(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
+
+    boost::asio::any_io_executor executor_;
+    SessionManager& sessions_;
+    Conversation& conversation_;
+    McpCoordinator& coordinator_;
+    HostLog& log_;
+};
+
+/// {"type":"error","payload":{"message":…, "requestId"?}} serialized, for one page.
+std::shared_ptr<const std::string> error_frame(const std::string& message, const std::string& request_id = {});
+
+}  // namespace mcpkit::host

@@ -1,0 +1,230 @@
+#include "host/web/WebServer.hpp"
+
+#include "host/web/HostPageAssets.hpp"
+
+#include <mcp/transport/HostPolicy.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/url/parse.hpp>
+
+#include <list>
+#include <random>
+
+namespace mcpkit::host {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace web = boost::beast::http;
+namespace json = boost::json;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+using Request = web::request<web::string_body>;
+using Response = web::response<web::string_body>;
+
+bool same_token(std::string_view given, std::string_view expected) {
+    if (given.size() != expected.size()) return false;
+    unsigned char difference = 0;  // no early exit: the time taken says nothing about the token
+    for (std::size_t i = 0; i < given.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
+    return difference == 0;
+}
+
+struct Target {
+    std::string path;
+    std::string token;
+    std::string session_id;
+};
+
+Target parse_target(std::string_view target) {
+    Target parsed;
+    auto url = boost::urls::parse_origin_form(target);
+    if (!url) return parsed;
+    parsed.path = std::string(url->path());
+    for (auto parameter : url->params()) {
+        if (parameter.key == "token") parsed.token = parameter.value;
+        if (parameter.key == "sessionId") parsed.session_id = parameter.value;
+    }
+    return parsed;
+}
+
+std::string_view content_type(std::string_view path) {
+    if (path.ends_with(".js")) return "text/javascript; charset=utf-8";
+    if (path.ends_with(".css")) return "text/css; charset=utf-8";
+    if (path.ends_with(".svg")) return "image/svg+xml";
+    if (path.ends_with(".png")) return "image/png";
+    return "text/html; charset=utf-8";
+}
+
+}  // namespace
+
+struct WebServer::State : std::enable_shared_from_this<State> {
+    State(asio::any_io_executor executor, WebServerOptions options)
+        : executor(executor), acceptor(executor), options(std::move(options)) {}
+
+    asio::any_io_executor executor;
+    tcp::acceptor acceptor;
+    WebServerOptions options;
+    std::optional<mcp::HostPolicy> policy;
+    std::list<std::weak_ptr<beast::tcp_stream>> connections;
+    std::uint64_t next_client = 0;
+    bool stopping = false;
+
+    Response reply(const Request& request, web::status status, std::string body,
+                   std::string_view type = "application/json") const {
+        Response response{status, request.version()};
+        response.set(web::field::content_type, type);
+        response.set(web::field::cache_control, "no-store");
+        response.set("X-Content-Type-Options", "nosniff");
+        if (type.starts_with("text/html"))
+            // The page loads only its own files; MCP Apps run in sandboxed frames from blobs.
+            response.set("Content-Security-Policy",
+                         "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                         "frame-src blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'");
+        response.body() = std::move(body);
+        response.keep_alive(request.keep_alive());
+        response.prepare_payload();
+        return response;
+    }
+
+    Response error(const Request& request, web::status status, const std::string& message) const {
+        return reply(request, status, json::serialize(json::object{{"error", message}}));
+    }
+
+    bool authorised(const Request& request, const Target& target) const {
+        if (options.token.empty()) return true;
+        if (same_token(target.token, options.token)) return true;
+        std::string_view authorization = request[web::field::authorization];
+        return authorization.starts_with("Bearer ") && same_token(authorization.substr(7), options.token);
+    }
+
+    /// The response, or nothing when the connection became a WebSocket.
+    std::optional<Response> route(Request& request, std::shared_ptr<beast::tcp_stream>& stream) {
+        auto origin = request.find(web::field::origin);
+        std::optional<std::string_view> origin_value;
+        if (origin != request.end()) origin_value = origin->value();
+        if (auto problem = policy->check(request[web::field::host], origin_value))
+            return error(request, web::status::forbidden, *problem);
+        Target target = parse_target(request.target());
+        if (!authorised(request, target))
+            return error(request, web::status::unauthorized,
+                         "this host is served beyond loopback and needs its token: open the address it printed");
+        bool get = request.method() == web::verb::get || request.method() == web::verb::head;
+        if (target.path == "/ws") {
+            if (!beast::websocket::is_upgrade(request))
+                return error(request, web::status::upgrade_required, "/ws is a WebSocket; connect with one");
+            // A page from elsewhere (not this host's own) must not drive the chat or its tools.
+            if (origin_value && !mcp::HostPolicy::same_origin(*origin_value, request[web::field::host]) &&
+                !mcp::HostPolicy::same_origin(*origin_value, request[web::field::host], "https"))
+                return error(request, web::status::forbidden, "a WebSocket to /ws is accepted only from this host's page");
+            auto client = std::make_shared<WebSocketClient>(std::move(*stream), options.websocket);
+            client->id = "conn_" + std::to_string(++next_client);
+            client->user_agent = std::string(request[web::field::user_agent]);
+            if (options.on_websocket) options.on_websocket(client, target.session_id);
+            asio::co_spawn(executor, client->run(std::move(request)), asio::detached);
+            return std::nullopt;
+        }
+        if (!get) return error(request, web::status::method_not_allowed, "only GET is served here (and /ws)");
+        if (target.path == "/health") {
+            json::object health = options.health ? options.health() : json::object{};
+            return reply(request, web::status::ok, json::serialize(health));
+        }
+        std::string_view asset = host_page_asset(target.path == "/" ? "/index.html" : target.path);
+        if (asset.empty()) return error(request, web::status::not_found, "nothing at " + target.path);
+        return reply(request, web::status::ok, std::string(asset), content_type(target.path == "/" ? "/index.html" : target.path));
+    }
+
+    asio::awaitable<void> serve(std::shared_ptr<beast::tcp_stream> stream) {
+        auto self = shared_from_this();
+        beast::flat_buffer buffer;
+        for (;;) {
+            web::request_parser<web::string_body> parser;
+            parser.body_limit(64 * 1024);
+            stream->expires_after(std::chrono::seconds(60));
+            auto [ec, n] = co_await web::async_read(*stream, buffer, parser, use_tuple);
+            if (ec) break;
+            Request request = parser.release();
+            auto response = route(request, stream);
+            if (!response) co_return;  // the WebSocket owns the connection now
+            bool keep_alive = response->keep_alive();
+            auto [write_error, written] = co_await web::async_write(*stream, *response, use_tuple);
+            if (write_error || !keep_alive || stopping) break;
+        }
+        boost::system::error_code ignored;
+        stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
+        stream->close();
+    }
+
+    asio::awaitable<void> accept_loop() {
+        auto self = shared_from_this();
+        for (;;) {
+            tcp::socket socket(executor);
+            auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
+            if (ec) {
+                if (stopping || ec == asio::error::operation_aborted) co_return;
+                continue;  // out of descriptors and the like: keep accepting
+            }
+            socket.set_option(tcp::no_delay(true), ec);
+            auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
+            std::erase_if(connections, [](const auto& weak) { return weak.expired(); });
+            connections.push_back(stream);
+            asio::co_spawn(executor, serve(stream), asio::detached);
+        }
+    }
+};
+
+WebServer::WebServer(asio::any_io_executor executor, WebServerOptions options)
+    : state_(std::make_shared<State>(std::move(executor), std::move(options))) {}
+
+WebServer::~WebServer() { stop(); }
+
+void WebServer::start() {
+    auto& state = *state_;
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(state.options.host, ec);
+    if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
+    if (!address.is_loopback() && state.options.token.empty()) {
+        std::random_device random;
+        static constexpr char digits[] = "0123456789abcdef";
+        for (int i = 0; i < 32; ++i) state.options.token += digits[random() % 16];
+    }
+    state.policy = mcp::HostPolicy::for_server(state.options.host, state.options.allowed_hosts, {});
+    tcp::endpoint endpoint(address, state.options.port);
+    state.acceptor.open(endpoint.protocol());
+    state.acceptor.set_option(asio::socket_base::reuse_address(true));
+    state.acceptor.bind(endpoint, ec);
+    if (ec)
+        throw std::runtime_error("cannot serve on " + state.options.host + ":" + std::to_string(state.options.port) +
+                                 ": " + ec.message());
+    state.acceptor.listen(asio::socket_base::max_listen_connections);
+    asio::co_spawn(state.executor, state_->accept_loop(), asio::detached);
+}
+
+void WebServer::stop() {
+    auto& state = *state_;
+    if (state.stopping) return;
+    state.stopping = true;
+    boost::system::error_code ignored;
+    state.acceptor.close(ignored);
+    for (auto& weak : state.connections)
+        if (auto connection = weak.lock()) connection->socket().close(ignored);
+}
+
+std::uint16_t WebServer::port() const { return state_->acceptor.local_endpoint().port(); }
+
+std::string WebServer::page_url() const {
+    std::string host = state_->options.host.find(':') != std::string::npos ? "[" + state_->options.host + "]"
+                                                                            : state_->options.host;
+    std::string url = "http://" + host + ":" + std::to_string(port()) + "/";
+    if (!state_->options.token.empty()) url += "?token=" + state_->options.token;
+    return url;
+}
+
+}  // namespace mcpkit::host

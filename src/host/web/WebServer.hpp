@@ -1,0 +1,50 @@
+#pragma once
+// The host's HTTP side: the chat page at /, its WebSocket at /ws, GET /health. Loopback by
+// default, Host and Origin checked against DNS rebinding; bound beyond loopback, every request
+// needs the token (?token= or Authorization: Bearer).
+
+#include "host/web/WebSocketClient.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mcpkit::host {
+
+struct WebServerOptions {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 3000;
+    /// Required when not on loopback; optional on it.
+    std::string token;
+    /// Host names accepted beyond loopback (e.g. the name a load balancer forwards).
+    std::vector<std::string> allowed_hosts;
+    WebSocketLimits websocket;
+    std::function<boost::json::object()> health;
+    /// A new page: `session_id` is what it asked to resume (may be empty).
+    std::function<void(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id)> on_websocket;
+    std::function<void(std::string_view)> log;
+};
+
+class WebServer {
+public:
+    WebServer(boost::asio::any_io_executor executor, WebServerOptions options);
+    ~WebServer();
+    /// Binds; throws std::runtime_error saying why it cannot.
+    void start();
+    void stop();
+    std::uint16_t port() const;
+    /// The page's address (with the token when one is needed).
+    std::string page_url() const;
+
+    struct State;
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+}  // namespace mcpkit::host

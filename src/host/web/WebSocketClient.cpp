@@ -1,0 +1,96 @@
+#include "host/web/WebSocketClient.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace mcpkit::host {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = boost::beast::websocket;
+
+namespace {
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+}
+
+WebSocketClient::WebSocketClient(beast::tcp_stream stream, WebSocketLimits limits)
+    : socket_(std::move(stream)), limits_(limits) {}
+
+asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::string_body> request) {
+    auto self = shared_from_this();
+    beast::get_lowest_layer(socket_).expires_never();
+    websocket::stream_base::timeout timeout{};
+    timeout.handshake_timeout = std::chrono::seconds(30);
+    timeout.idle_timeout = limits_.idle_timeout;
+    timeout.keep_alive_pings = true;
+    socket_.set_option(timeout);
+    socket_.read_message_max(limits_.max_message_bytes);
+    socket_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& response) { response.set(beast::http::field::server, "mcpkit-host"); }));
+    auto [accept_error] = co_await socket_.async_accept(request, use_tuple);
+    if (accept_error) co_return;
+    open_ = true;
+    if (on_open) on_open();
+    if (!queue_.empty() && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
+    beast::flat_buffer buffer;
+    for (;;) {
+        auto [ec, n] = co_await socket_.async_read(buffer, use_tuple);
+        if (ec) break;
+        if (!socket_.got_text()) {
+            // Binary frames mean nothing here; say so the way the protocol says it.
+            std::string refusal = R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})";
+            send(std::make_shared<const std::string>(std::move(refusal)));
+        } else if (on_message) {
+            std::string_view text(static_cast<const char*>(buffer.cdata().data()), buffer.size());
+            on_message(text);
+        }
+        buffer.consume(buffer.size());
+    }
+    open_ = false;
+    closed_ = true;
+    queue_.clear();
+    if (on_close) on_close();
+    on_message = nullptr;
+    on_close = nullptr;
+    on_open = nullptr;
+}
+
+void WebSocketClient::send(std::shared_ptr<const std::string> frame) {
+    if (closed_) return;
+    queued_bytes_ += frame->size();
+    queue_.push_back(std::move(frame));
+    if (queued_bytes_ > limits_.max_queued_bytes) {
+        // A page this far behind is gone in all but name; it reconnects and gets the history.
+        close();
+        return;
+    }
+    if (open_ && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
+}
+
+asio::awaitable<void> WebSocketClient::write_queued() {
+    auto self = shared_from_this();
+    writing_ = true;
+    socket_.text(true);
+    while (!queue_.empty() && open_) {
+        auto frame = queue_.front();
+        auto [ec, n] = co_await socket_.async_write(asio::buffer(*frame), use_tuple);
+        if (queue_.empty()) break;  // closed meanwhile
+        queued_bytes_ -= frame->size();
+        queue_.pop_front();
+        if (ec) break;
+    }
+    writing_ = false;
+}
+
+void WebSocketClient::close() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    boost::system::error_code ignored;
+    beast::get_lowest_layer(socket_).socket().close(ignored);
+}
+
+}  // namespace mcpkit::host
