@@ -2,6 +2,8 @@
 
 #include "review/PanelAssets.hpp"
 
+#include "common/SameToken.hpp"
+
 #include <mcp/transport/HostPolicy.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -30,17 +32,11 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+using common::same_token;
+
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 using Request = web::request<web::string_body>;
 using Response = web::response<web::string_body>;
-
-bool same_token(std::string_view given, std::string_view expected) {
-    if (given.size() != expected.size()) return false;
-    unsigned char difference = 0;  // no early exit: the time taken says nothing about the token
-    for (std::size_t i = 0; i < given.size(); ++i)
-        difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-    return difference == 0;
-}
 
 struct Target {
     std::string path;

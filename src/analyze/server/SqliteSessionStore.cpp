@@ -4,6 +4,8 @@
 #include "analyze/server/SessionStore.hpp"
 
 #include <boost/json.hpp>
+#include "common/SqliteStatement.hpp"
+
 #include <sqlite3.h>
 
 #include <mutex>
@@ -13,36 +15,7 @@ namespace mcpkit::analyze {
 
 namespace {
 
-class Statement {
-public:
-    Statement(sqlite3* database, const char* sql) {
-        if (sqlite3_prepare_v2(database, sql, -1, &statement_, nullptr) != SQLITE_OK)
-            throw std::runtime_error(std::string("session store: ") + sqlite3_errmsg(database));
-    }
-    ~Statement() { sqlite3_finalize(statement_); }
-    Statement& bind(int index, const std::string& text) {
-        sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    Statement& bind(int index, std::int64_t value) {
-        sqlite3_bind_int64(statement_, index, value);
-        return *this;
-    }
-    bool step() {
-        int status = sqlite3_step(statement_);
-        if (status == SQLITE_ROW) return true;
-        if (status != SQLITE_DONE)
-            throw std::runtime_error(std::string("session store: ") + sqlite3_errmsg(sqlite3_db_handle(statement_)));
-        return false;
-    }
-    std::string text(int column) {
-        return {reinterpret_cast<const char*>(sqlite3_column_text(statement_, column)),
-                static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
-    }
-
-private:
-    sqlite3_stmt* statement_ = nullptr;
-};
+using Statement = common::SqliteStatement;
 
 class SqliteSessionStore final : public SessionStore {
 public:

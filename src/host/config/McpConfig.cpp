@@ -85,7 +85,7 @@ const std::set<std::string>& known_fields() {
         "id",        "type",          "transport",     "command",      "args",         "env",
         "cwd",       "url",           "headers",       "timeout",      "timeoutMs",    "initTimeout",
         "startTimeoutMs", "approval", "requireApproval", "allowedTools", "excludedTools", "disabled",
-        "rateLimitPerMinute", "description"};
+        "rateLimitPerMinute", "description", "circuitBreaker"};
     return fields;
 }
 
@@ -149,6 +149,20 @@ struct EntryReader {
             else if (name == "disabled") {
                 if (!value.is_bool()) refuse(at, "must be true or false, not " + kind_of(value));
                 entry.disabled = value.get_bool();
+            } else if (name == "circuitBreaker") {
+                if (!value.is_object()) refuse(at, "must be an object {\"failures\": 5, \"resetMs\": 60000}");
+                for (const auto& [field, setting] : value.get_object()) {
+                    std::string place = at + "." + std::string(field);
+                    if (field == "failures") {
+                        if (!setting.is_int64() || setting.get_int64() < 1 || setting.get_int64() > 1000)
+                            refuse(place, "must be a whole number from 1 to 1000");
+                        entry.breaker_failures = static_cast<int>(setting.get_int64());
+                    } else if (field == "resetMs") {
+                        entry.breaker_reset = milliseconds_field(setting, place);
+                    } else {
+                        refuse(place, "is not a setting of the breaker; use \"failures\" or \"resetMs\"");
+                    }
+                }
             } else if (name == "rateLimitPerMinute") {
                 if (!value.is_number() || value.to_number<double>() < 0)
                     refuse(at, "must be a number of calls per minute (0: unlimited)");

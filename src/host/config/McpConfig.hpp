@@ -52,6 +52,10 @@ struct ServerEntry {
     /// Calls per minute per tool; 0: unlimited.
     double rate_limit_per_minute = 0;
     bool disabled = false;
+    /// The circuit breaker of each of its tools: open after this many failures more than
+    /// successes, closed again when `breaker_reset` passes without a failure.
+    int breaker_failures = 5;
+    std::chrono::milliseconds breaker_reset{std::chrono::seconds(60)};
     /// Why the server cannot start as configured (an unset variable), or empty.
     std::string problem;
     /// The entry as written, to tell on reload whether it changed.

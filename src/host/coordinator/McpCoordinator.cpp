@@ -80,6 +80,7 @@ asio::awaitable<void> McpCoordinator::reload(McpConfig config) {
     }
     for (auto& server : servers_)
         if (std::find(kept.begin(), kept.end(), server) == kept.end()) stopped.push_back(server);
+    for (auto& server : fresh) breakers_.erase(server->name());
     servers_ = kept;
     registry_stale_ = true;
     for (auto& server : stopped) co_await server->stop();
@@ -91,6 +92,17 @@ asio::awaitable<void> McpCoordinator::shutdown() {
     for (auto& server : servers_) co_await server->stop();
     servers_.clear();
     registry_.clear();
+}
+
+CircuitBreaker& McpCoordinator::breaker(const std::string& server) {
+    auto it = breakers_.find(server);
+    if (it == breakers_.end()) {
+        auto connection = this->server(server);
+        int failures = connection ? connection->entry().breaker_failures : 5;
+        auto reset = connection ? connection->entry().breaker_reset : std::chrono::milliseconds(std::chrono::seconds(60));
+        it = breakers_.emplace(server, CircuitBreaker(failures, reset)).first;
+    }
+    return it->second;
 }
 
 std::shared_ptr<ServerConnection> McpCoordinator::server(const std::string& name) const {
@@ -141,7 +153,7 @@ std::vector<ToolDeclaration> McpCoordinator::tools_for_model() {
     std::vector<ToolDeclaration> tools;
     for (const auto& [name, tool] : registry_) {
         auto server = this->server(tool.server);
-        if (!server || server->state() != ServerState::ready || breaker_.is_open(name)) continue;
+        if (!server || server->state() != ServerState::ready || circuit_open(tool.server, name)) continue;
         std::string description = tool.tool.description;
         if (description.empty() && tool.tool.title) description = *tool.tool.title;
         tools.push_back({name, description, tool.tool.input_schema});
@@ -185,9 +197,14 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         if (auto problem = tool.schema->validate(arguments))
             co_return refuse("Invalid arguments for " + qualified_name + ": " + *problem +
                              ". The tool's input schema is " + json::serialize(tool.tool.input_schema));
-    if (breaker_.is_open(qualified_name))
-        co_return refuse("The tool " + qualified_name + " failed " + std::to_string(breaker_.failures(qualified_name)) +
-                         " times in a row, so the host stops calling it for 60 s after its last failure.");
+    if (circuit_open(tool.server, qualified_name)) {
+        auto& open = breaker(tool.server);
+        auto wait = std::chrono::duration_cast<std::chrono::seconds>(open.reopens_at(qualified_name) -
+                                                                     std::chrono::steady_clock::now());
+        co_return refuse("The tool " + qualified_name + " failed " + std::to_string(open.failures(qualified_name)) +
+                         " times, so the host stops calling it until " + std::to_string(std::max<long long>(1, wait.count())) +
+                         " s pass without a failure.");
+    }
     if (auto limited = rate_limited(tool)) co_return refuse(*limited);
 
     auto server = this->server(tool.server);
@@ -231,7 +248,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         outcome.is_error = true;
         host_failed = true;
         if (!options.cancellation.cancelled()) {
-            breaker_.record_failure(qualified_name);
+            breaker(tool.server).record_failure(qualified_name);
             ++metrics.failures;
         }
         break;
@@ -240,7 +257,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
     ++metrics.calls;
     metrics.total_ms += static_cast<double>(outcome.duration.count());
     metrics.last_used = now_milliseconds();
-    if (!outcome.is_error) breaker_.record_success(qualified_name);
+    if (!outcome.is_error) breaker(tool.server).record_success(qualified_name);
     else if (!host_failed) ++metrics.tool_errors;
     co_return outcome;
 }
@@ -269,7 +286,7 @@ json::array McpCoordinator::describe_servers() {
                                {"inputSchema", tool.tool.input_schema},
                                {"readOnly", tool.read_only},
                                {"approval", tool.needs_approval ? "ask" : "auto"}};
-            if (breaker_.is_open(name)) entry["circuit"] = "open";
+            if (circuit_open(server->name(), name)) entry["circuit"] = "open";
             tools.push_back(std::move(entry));
         }
         item["tools"] = std::move(tools);

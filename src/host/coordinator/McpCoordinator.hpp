@@ -82,19 +82,21 @@ public:
     /// The `servers` frame's list (see docs/host-websocket.md).
     boost::json::array describe_servers();
     boost::json::object metrics() const;
-    CircuitBreaker& breaker() { return breaker_; }
 
 private:
     void rebuild_registry();
     boost::asio::awaitable<void> start_all(std::vector<std::shared_ptr<ServerConnection>> servers);
     std::optional<std::string> rate_limited(const RegisteredTool& tool);
+    /// The breaker of `server`'s tools, made with its entry's settings.
+    CircuitBreaker& breaker(const std::string& server);
+    bool circuit_open(const std::string& server, const std::string& tool) { return breaker(server).is_open(tool); }
 
     boost::asio::any_io_executor executor_;
     ServerCallbacks callbacks_;
     std::vector<std::shared_ptr<ServerConnection>> servers_;
     std::map<std::string, RegisteredTool> registry_;
     bool registry_stale_ = true;
-    CircuitBreaker breaker_;
+    std::map<std::string, CircuitBreaker> breakers_;
     std::map<std::string, ToolMetrics> metrics_;
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_calls_;
 };

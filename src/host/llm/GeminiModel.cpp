@@ -1,6 +1,6 @@
 #include "host/llm/GeminiModel.hpp"
 
-#include "host/llm/EventStreamReader.hpp"
+#include "host/llm/StreamingRequest.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -138,12 +138,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.body = json::serialize(request_body(request));
 
     ModelReply reply;
-    EventStreamReader events;
-    std::string head_of_body;
-    bool streaming = false;
     std::size_t calls = 0;
     auto on_event = [&](std::string_view data) {
-        streaming = true;
         boost::system::error_code ec;
         json::value chunk = json::parse(data, ec);
         if (ec || !chunk.is_object()) throw ModelError("Gemini sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
@@ -194,20 +190,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
             }
         }
     };
-    mcp::HttpResponse response;
-    try {
-        response = co_await http.send_streaming(post, [&](std::string_view bytes) {
-            if (!streaming && head_of_body.size() < 65536) head_of_body.append(bytes);
-            events.feed(bytes, on_event);
-        });
-    } catch (const mcp::HttpError& e) {
-        throw ModelError(std::string("Gemini's stream broke off: ") + e.what(), 0, true);
-    }
-    if (response.status != 200) {
-        response.body = head_of_body;
-        throw model_error_from_response(response, "gemini");
-    }
-    events.finish(on_event);
+    std::function<void(std::string_view)> handler = on_event;
+    co_await stream_events(http, std::move(post), "gemini", handler);
     if (reply.finish_reason == "MALFORMED_FUNCTION_CALL" && reply.tool_calls.empty())
         throw ModelError("Gemini produced a malformed function call", 0, true);
     co_return reply;

@@ -1,6 +1,6 @@
 #include "host/llm/OpenAiChatModel.hpp"
 
-#include "host/llm/EventStreamReader.hpp"
+#include "host/llm/StreamingRequest.hpp"
 #include "host/llm/ToolCallAccumulator.hpp"
 
 #include <boost/json/parse.hpp>
@@ -68,13 +68,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
 
     ModelReply reply;
     ToolCallAccumulator calls;
-    EventStreamReader events;
-    // A refusal's body is JSON, not events: the start of the body is kept until an event shows
-    // the answer is a stream, so that the error can quote the provider.
-    std::string head_of_body;
-    bool streaming = false;
     auto on_event = [&](std::string_view data) {
-        streaming = true;
         if (data == "[DONE]") return;
         boost::system::error_code ec;
         json::value chunk = json::parse(data, ec);
@@ -111,20 +105,8 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
                     if (item.is_object()) calls.add(item.get_object());
         }
     };
-    mcp::HttpResponse response;
-    try {
-        response = co_await http.send_streaming(post, [&](std::string_view bytes) {
-            if (!streaming && head_of_body.size() < 65536) head_of_body.append(bytes);
-            events.feed(bytes, on_event);
-        });
-    } catch (const mcp::HttpError& e) {
-        throw ModelError(std::string("the model's stream broke off: ") + e.what(), 0, true);
-    }
-    if (response.status != 200) {
-        response.body = head_of_body;
-        throw model_error_from_response(response, "openai");
-    }
-    events.finish(on_event);
+    std::function<void(std::string_view)> handler = on_event;
+    co_await stream_events(http, std::move(post), "openai", handler);
     reply.tool_calls = calls.finish();
     co_return reply;
 }

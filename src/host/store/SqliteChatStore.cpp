@@ -3,6 +3,8 @@
 
 #include "host/store/ChatStore.hpp"
 
+#include "common/SqliteStatement.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <sqlite3.h>
@@ -14,39 +16,7 @@ namespace json = boost::json;
 
 namespace {
 
-class Statement {
-public:
-    Statement(sqlite3* database, const char* sql) : database_(database) {
-        if (sqlite3_prepare_v2(database, sql, -1, &statement_, nullptr) != SQLITE_OK)
-            throw std::runtime_error(std::string("chat store: ") + sqlite3_errmsg(database));
-    }
-    ~Statement() { sqlite3_finalize(statement_); }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-    Statement& bind(int index, std::string_view text) {
-        sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    Statement& bind(int index, std::int64_t value) {
-        sqlite3_bind_int64(statement_, index, value);
-        return *this;
-    }
-    bool step() {
-        int status = sqlite3_step(statement_);
-        if (status == SQLITE_ROW) return true;
-        if (status != SQLITE_DONE) throw std::runtime_error(std::string("chat store: ") + sqlite3_errmsg(database_));
-        return false;
-    }
-    std::string text(int column) {
-        auto* data = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
-        return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))) : std::string();
-    }
-    std::int64_t integer(int column) { return sqlite3_column_int64(statement_, column); }
-
-private:
-    sqlite3* database_;
-    sqlite3_stmt* statement_ = nullptr;
-};
+using Statement = common::SqliteStatement;
 
 class SqliteChatStore final : public ChatStore {
 public:

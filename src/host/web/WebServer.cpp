@@ -2,6 +2,8 @@
 
 #include "host/web/HostPageAssets.hpp"
 
+#include "common/SameToken.hpp"
+
 #include <mcp/transport/HostPolicy.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -26,16 +28,11 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+using common::same_token;
+
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 using Request = web::request<web::string_body>;
 using Response = web::response<web::string_body>;
-
-bool same_token(std::string_view given, std::string_view expected) {
-    if (given.size() != expected.size()) return false;
-    unsigned char difference = 0;  // no early exit: the time taken says nothing about the token
-    for (std::size_t i = 0; i < given.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-    return difference == 0;
-}
 
 struct Target {
     std::string path;
@@ -87,7 +84,8 @@ struct WebServer::State : std::enable_shared_from_this<State> {
             // The page loads only its own files; MCP Apps run in sandboxed frames from blobs.
             response.set("Content-Security-Policy",
                          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                         "frame-src blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'");
+                         "frame-src blob: data:; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+                         "base-uri 'none'");
         response.body() = std::move(body);
         response.keep_alive(request.keep_alive());
         response.prepare_payload();

@@ -1,0 +1,41 @@
+// An MCP server (official TypeScript SDK, stdio) that misbehaves on request, for the host's
+// tests: a tool that never answers, one that kills the server mid-call, one that fails with a
+// protocol error, and one whose failures can be switched off (to watch a breaker close again).
+//   node host-fault-server.mjs [--state FILE]   (FILE: "fail" or "ok", read on each `flaky` call)
+import fs from 'node:fs';
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+const stateFile = process.argv.includes('--state') ? process.argv[process.argv.indexOf('--state') + 1] : null;
+const server = new McpServer({ name: 'host-fault-server', version: '1.0.0' });
+const readOnly = { annotations: { readOnlyHint: true } };
+
+server.registerTool('hang', { description: 'Never answers', inputSchema: {}, ...readOnly },
+  (_args, extra) => new Promise((resolve) => {
+    extra.signal.addEventListener('abort', () => resolve({ content: [{ type: 'text', text: 'cancelled' }] }));
+  }));
+server.registerTool('crash', { description: 'Exits in the middle of the call', inputSchema: {}, ...readOnly }, () => {
+  console.error('host-fault-server: crashing on purpose');
+  process.exit(3);
+});
+server.registerTool('fail', { description: 'Fails with a JSON-RPC error', inputSchema: {}, ...readOnly }, () => {
+  throw new McpError(ErrorCode.InternalError, 'the fault server failed on purpose');
+});
+server.registerTool('flaky', { description: 'Fails while the state file says "fail"', inputSchema: {}, ...readOnly }, () => {
+  const state = stateFile ? fs.readFileSync(stateFile, 'utf8').trim() : 'fail';
+  if (state === 'fail') throw new McpError(ErrorCode.InternalError, 'flaky failed');
+  return { content: [{ type: 'text', text: 'flaky worked' }] };
+});
+server.registerTool('pid', { description: 'This process id', inputSchema: {}, ...readOnly },
+  () => ({ content: [{ type: 'text', text: String(process.pid) }] }));
+server.registerTool('add', {
+  description: 'Adds two numbers',
+  inputSchema: { a: z.number(), b: z.number() },
+  ...readOnly,
+}, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+
+console.error('host-fault-server: ready');
+await server.connect(new StdioServerTransport());

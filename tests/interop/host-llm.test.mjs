@@ -1,0 +1,220 @@
+// `mcpkit host` against local fake LLMs that speak the real wire formats (fake-llm.mjs): OpenAI
+// chat completions with each backend's streaming quirk, Gemini's native API with thought
+// signatures, the fenced-JSON fallback, HTTPS with a test CA, and the provider failing (429 with a
+// retry delay, 500s, a stream that breaks). Tools come from the real `mcpkit everything` server.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { startFakeLlm } from './fake-llm.mjs';
+import { chat, connectPage, everythingServer, startHost, workFolder, writeConfig } from './host-support.mjs';
+import { makeTestCertificates } from './support.mjs';
+
+const work = workFolder();
+const config = writeConfig(work.folder, { mcpServers: { everything: everythingServer() } });
+let llm;
+
+before(async () => { llm = await startFakeLlm(); });
+after(async () => { await llm.close(); work.remove(); });
+
+async function withHost(options, body) {
+  const host = await startHost({ config, llm, ...options });
+  try {
+    const page = await connectPage(host.port);
+    await page.next('servers', (p) => p.servers.some((s) => s.state === 'ready'));
+    await body(page, host);
+    page.close();
+  } finally {
+    await host.stop();
+  }
+}
+
+const twoCalls = 'call everything__echo {"text":"first"}\ncall everything__echo {"text":"second"}';
+
+describe('OpenAI-compatible streaming, quirk by quirk', () => {
+  for (const model of ['gpt-standard', 'quirk-ollama', 'quirk-noindex', 'quirk-noid', 'quirk-stop', 'quirk-vllm']) {
+    test(`${model}: two parallel calls are told apart, run, and answered to the model`, async () => {
+      await withHost({ model }, async (page) => {
+        llm.reset();
+        const turn = await chat(page, twoCalls);
+        assert.equal(turn.state, 'finished', turn.message);
+        const done = page.frames.filter((f) => f.type === 'status' && f.payload.state === 'complete');
+        assert.deepEqual(done.map((f) => f.payload.arguments ?? null), [null, null]);
+        const started = page.frames.filter((f) => f.type === 'status' && f.payload.state === 'processing');
+        assert.deepEqual(started.map((f) => f.payload.arguments.text), ['first', 'second']);
+        assert.equal(new Set(started.map((f) => f.payload.callId)).size, 2, 'distinct call ids');
+        assert.deepEqual(done.map((f) => f.payload.data.content[0].text), ['first', 'second']);
+        // The model got both results back, each under the id of its call (the fake refuses
+        // tool messages that answer no call, so a finished turn already proves the pairing).
+        assert.match(turn.text, /Tool everything__echo answered: "first"\nTool everything__echo answered: "second"/);
+        const second = llm.requests.at(-1).body;
+        const tools = second.messages.filter((m) => m.role === 'tool');
+        assert.equal(tools.length, 2);
+        const calls = second.messages.find((m) => m.tool_calls).tool_calls;
+        assert.deepEqual(tools.map((m) => m.tool_call_id), calls.map((c) => c.id));
+        const usage = page.frames.filter((f) => f.type === 'usage').at(-1).payload;
+        assert.ok(usage.totalTokens > 0, 'token usage counted');
+      });
+    });
+  }
+
+  test('tool declarations: qualified names, the MCP schema as parameters, streamed with usage', async () => {
+    await withHost({}, async (page) => {
+      llm.reset();
+      await chat(page, 'echo hello world');
+      const body = llm.requests.at(-1).body;
+      assert.equal(body.stream, true);
+      assert.deepEqual(body.stream_options, { include_usage: true });
+      const echo = body.tools.find((t) => t.function.name === 'everything__echo');
+      assert.deepEqual(echo.function.parameters.required, ['text']);
+      assert.ok(body.tools.every((t) => /^[a-zA-Z0-9_-]{1,64}$/.test(t.function.name)));
+      assert.equal(body.messages[0].role, 'system');
+    });
+  });
+});
+
+describe('Gemini native API', () => {
+  test('function calls with thought signatures echoed, results in a user turn, schemas as parametersJsonSchema', async () => {
+    await withHost({ provider: 'gemini', model: 'gemini-fake' }, async (page) => {
+      llm.reset();
+      const turn = await chat(page, twoCalls);
+      assert.equal(turn.state, 'finished', turn.message);
+      assert.match(turn.text, /answered: .*first/);
+      const second = llm.requests.at(-1);
+      assert.match(second.path, /gemini-fake:streamGenerateContent$/);
+      assert.equal(second.query.alt, 'sse');
+      const { contents, tools, systemInstruction } = second.body;
+      assert.ok(systemInstruction.parts[0].text.length > 0);
+      assert.deepEqual(contents.map((c) => c.role), ['user', 'model', 'user']);
+      assert.ok(contents[1].parts.every((p) => typeof p.thoughtSignature === 'string'), 'signatures echoed');
+      assert.deepEqual(contents[2].parts.map((p) => p.functionResponse.name), ['everything__echo', 'everything__echo']);
+      const declarations = tools[0].functionDeclarations;
+      const schemaTool = declarations.find((d) => d.name === 'everything__json_schema_2020_12_tool');
+      assert.ok(schemaTool.parametersJsonSchema, 'parametersJsonSchema, not the legacy parameters');
+      assert.equal(schemaTool.parametersJsonSchema.$schema, undefined, '$schema is dropped');
+      assert.equal(declarations.find((d) => d.name === 'everything__test_simple_text').parametersJsonSchema, undefined,
+        'a tool without parameters declares none');
+      // A second turn sends the whole history again: the signatures must still be there.
+      const again = await chat(page, 'echo still here');
+      assert.equal(again.state, 'finished', again.message);
+    });
+  });
+
+  test('429 with RetryInfo is retried after the delay it asks for', async () => {
+    await withHost({ provider: 'gemini', model: 'gemini-fake' }, async (page) => {
+      llm.reset();
+      llm.failNext([{ status: 429, retryAfter: 1 }]);
+      const started = Date.now();
+      const turn = await chat(page, 'echo after a pause');
+      assert.equal(turn.state, 'finished', turn.message);
+      assert.equal(turn.text, 'after a pause');
+      assert.equal(llm.requests.length, 2);
+      assert.ok(Date.now() - started >= 900, 'waited for the retry delay');
+    });
+  });
+});
+
+describe('models without native tool calling', () => {
+  test('--text-tool-calls: tools described in the prompt, fenced JSON read back as a call', async () => {
+    await withHost({ args: ['--text-tool-calls'] }, async (page) => {
+      llm.reset();
+      const turn = await chat(page, 'fenced everything__echo {"text":"from a fence"}');
+      assert.equal(turn.state, 'finished', turn.message);
+      const done = await page.next('status', (p) => p.state === 'complete');
+      assert.equal(done.data.content[0].text, 'from a fence');
+      const first = llm.requests[0].body;
+      assert.equal(first.tools, undefined, 'no native tools sent');
+      assert.match(first.messages[0].content, /everything__echo/);
+      assert.match(llm.requests.at(-1).body.messages.at(-1).content, /Tool everything__echo answered: from a fence/);
+    });
+  });
+});
+
+describe('the provider failing', () => {
+  test('500 three times, then an answer: retried 1 s apart', async () => {
+    await withHost({}, async (page) => {
+      llm.reset();
+      llm.failNext([{ status: 500 }, { status: 503 }, { status: 500 }]);
+      const turn = await chat(page, 'echo finally');
+      assert.equal(turn.state, 'finished', turn.message);
+      assert.equal(turn.text, 'finally');
+      assert.equal(llm.requests.length, 4);
+    });
+  });
+
+  test('failing past the retries: the seed\'s fallback answer and a failed turn naming the cause', async () => {
+    await withHost({}, async (page) => {
+      llm.reset();
+      llm.failNext([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
+      const turn = await chat(page, 'echo never');
+      assert.equal(turn.state, 'failed');
+      assert.match(turn.message, /answered 500/);
+      assert.match(turn.text, /^Sorry, I could not finish this answer/);
+      // The conversation goes on afterwards.
+      assert.equal((await chat(page, 'echo recovered')).text, 'recovered');
+    });
+  });
+
+  test('a stream dropped before any text is retried; one dropped after text fails the turn', async () => {
+    await withHost({}, async (page) => {
+      llm.reset();
+      llm.failNext([{ drop: true, afterChunks: 0 }]);
+      const retried = await chat(page, 'echo whole answer');
+      assert.equal(retried.state, 'finished', retried.message);
+      assert.equal(retried.text, 'whole answer');
+
+      llm.failNext([{ drop: true, afterChunks: 2 }]);
+      const broken = await chat(page, 'echo one two three four five');
+      assert.equal(broken.state, 'failed');
+      assert.match(broken.message, /broke off/);
+    });
+  });
+
+  test('a wrong API key: not retried, the error says which variable to check', async () => {
+    // The fake accepts only 'test-key'.
+    const host = await startHost({ config, llm: { url: llm.url, apiKey: 'wrong-key' } });
+    try {
+      const page = await connectPage(host.port);
+      llm.reset();
+      const turn = await chat(page, 'echo hi');
+      page.close();
+      assert.equal(turn.state, 'failed');
+      assert.match(turn.message, /401.*OPENAI_API_KEY/);
+      assert.equal(llm.requests.length, 1, 'a refusal is not retried');
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe('HTTPS to the LLM', () => {
+  test('served with a test CA: trusted with --llm-ca-file, refused without it', async () => {
+    makeTestCertificates(work.folder);
+    const secure = await startFakeLlm({
+      tls: { key: fs.readFileSync(path.join(work.folder, 'good.key')), cert: fs.readFileSync(path.join(work.folder, 'good.pem')) },
+    });
+    try {
+      const trusted = await startHost({ config, llm: secure, args: ['--llm-ca-file', path.join(work.folder, 'ca.pem')] });
+      try {
+        const page = await connectPage(trusted.port);
+        const turn = await chat(page, 'echo over tls');
+        assert.equal(turn.state, 'finished', turn.message);
+        assert.equal(turn.text, 'over tls');
+      } finally {
+        await trusted.stop();
+      }
+      const untrusted = await startHost({ config, llm: secure });
+      try {
+        const page = await connectPage(untrusted.port);
+        const turn = await chat(page, 'echo over tls');
+        assert.equal(turn.state, 'failed');
+        assert.match(turn.message, /certificate/i);
+      } finally {
+        await untrusted.stop();
+      }
+    } finally {
+      await secure.close();
+    }
+  });
+});

@@ -1,0 +1,414 @@
+// The transcript: user bubbles, the assistant's streamed markdown, tool cards (arguments, approval,
+// progress, result) and the servers' requests (elicitation, sampling, sign-in), in arrival order.
+
+import { copyText, el, formatDuration, formatTime, prettyJson } from './host-dom.js';
+import { jsonBlock, samplingMessages, toolResult } from './host-content.js';
+import { schemaFields } from './host-forms.js';
+import { renderMarkdown } from './host-markdown.js';
+
+const SAFE_URL = /^https?:\/\//i;
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('');
+  if (content && typeof content === 'object' && typeof content.text === 'string') return content.text;
+  return content == null ? '' : prettyJson(content);
+}
+
+export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer }) {
+  const messages = new Map();   // messageId → { node, body, raw }
+  const cards = new Map();      // callId → card
+  let stick = true;
+  let autoTop = 0;              // where the page last scrolled itself to
+
+  // ------------------------------------------------------------------------------ scrolling
+  // The transcript follows new content only while the user is at the bottom. Growth alone (text
+  // streaming in, an image loading) never unsticks it: only the user scrolling up does.
+
+  const atBottom = () => root.scrollHeight - root.scrollTop - root.clientHeight < 48;
+  root.addEventListener('scroll', () => {
+    if (atBottom()) stick = true;
+    else if (root.scrollTop < autoTop - 4) stick = false;
+    if (stick) jump.hidden = true;
+  }, { passive: true });
+  // Images change the height after they load.
+  root.addEventListener('load', () => { if (stick) scrollDown(); }, true);
+  jump.addEventListener('click', () => { stick = true; scrollDown(); });
+
+  function scrollDown() {
+    root.scrollTop = root.scrollHeight;
+    autoTop = root.scrollTop;
+    jump.hidden = true;
+  }
+
+  function changed() {
+    empty.hidden = root.childElementCount > 0;
+    if (stick) scrollDown();
+    else jump.hidden = false;
+  }
+
+  function add(node) {
+    root.append(node);
+    changed();
+    return node;
+  }
+
+  // ------------------------------------------------------------------------------ streaming
+
+  const dirty = new Set();
+  let scheduled = false;
+  function flush() {
+    scheduled = false;
+    for (const message of dirty) message.body.innerHTML = renderMarkdown(message.raw);
+    dirty.clear();
+    changed();
+  }
+  function schedule(message) {
+    dirty.add(message);
+    if (scheduled) return;
+    scheduled = true;
+    // requestAnimationFrame stalls in a hidden tab; a timer keeps the text current there.
+    if (document.hidden) setTimeout(flush, 120);
+    else requestAnimationFrame(flush);
+  }
+
+  function assistantMessage(id, raw = '', createdAt) {
+    const body = el('div', { class: 'markdown', 'aria-live': 'polite', 'aria-busy': 'false' });
+    const copy = el('button', { type: 'button', class: 'small-button copy-message', text: 'Copy', 'aria-label': 'Copy the answer as markdown' });
+    const node = el('article', { class: 'msg assistant', testid: 'assistant-message', dataset: { messageId: id }, 'aria-label': 'Assistant', title: formatTime(createdAt) || null },
+      body, el('div', { class: 'msg-actions' }, copy));
+    const message = { node, body, raw };
+    copy.addEventListener('click', async () => {
+      await copyText(message.raw);
+      copy.textContent = 'Copied';
+      setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
+    });
+    body.innerHTML = renderMarkdown(raw);
+    messages.set(id, message);
+    add(node);
+    return message;
+  }
+
+  function appendText({ content, messageId, turnId }) {
+    const id = messageId || `turn-${turnId || 'unknown'}`;
+    const message = messages.get(id) || assistantMessage(id);
+    if (!message.node.dataset.streaming) {
+      message.node.dataset.streaming = 'true';
+      message.body.setAttribute('aria-busy', 'true');
+    }
+    message.raw += typeof content === 'string' ? content : textOf(content);
+    schedule(message);
+  }
+
+  function endStreams() {
+    for (const message of messages.values()) {
+      if (!message.node.dataset.streaming) continue;
+      delete message.node.dataset.streaming;
+      message.body.setAttribute('aria-busy', 'false');
+      dirty.add(message);
+    }
+    flush();
+  }
+
+  function addUser({ text, attachments, prompt, createdAt, id }) {
+    return add(el('article', { class: 'msg user', testid: 'user-message', dataset: { messageId: id || '' }, 'aria-label': 'You', title: formatTime(createdAt) || null },
+      el('div', { class: 'bubble' },
+        prompt ? el('div', { class: 'bubble-meta' }, el('span', { class: 'badge badge-prompt', text: 'prompt' }),
+          el('code', { text: `/${prompt.server}/${prompt.name}` }),
+          Object.keys(prompt.arguments || {}).length ? el('span', { class: 'muted', text: ` ${prettyJson(prompt.arguments).replace(/\s+/g, ' ')}` }) : null) : null,
+        text ? el('div', { class: 'bubble-text', text }) : null,
+        attachments?.length ? el('div', { class: 'bubble-meta' }, attachments.map((item) =>
+          el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null)));
+  }
+
+  // ------------------------------------------------------------------------------ tool cards
+
+  function card(callId, toolName) {
+    let entry = cards.get(callId);
+    if (entry) {
+      if (toolName && !entry.tool) nameCard(entry, toolName);
+      return entry;
+    }
+    const refs = {
+      icon: el('span', { class: 'tool-icon', 'aria-hidden': 'true' }),
+      name: el('code', { class: 'tool-name' }),
+      server: el('span', { class: 'tool-server' }),
+      state: el('span', { class: 'tool-state' }),
+      duration: el('span', { class: 'tool-duration' }),
+      message: el('p', { class: 'tool-message', hidden: true }),
+      progress: el('div', { class: 'tool-progress', hidden: true }),
+      args: el('details', { class: 'tool-args', hidden: true }, el('summary', { text: 'Arguments' })),
+      approval: el('div', { class: 'approval-slot' }),
+      result: el('div', { class: 'tool-result-slot' }),
+    };
+    const node = el('article', { class: 'tool-card', testid: 'tool-card', dataset: { callId, state: 'processing' }, 'aria-label': 'Tool call' },
+      el('header', { class: 'tool-head' }, refs.icon, refs.name, refs.server, el('span', { class: 'spacer' }), refs.state, refs.duration),
+      refs.message, refs.progress, refs.args, refs.approval, refs.result);
+    entry = { callId, node, refs, tool: '', server: '' };
+    cards.set(callId, entry);
+    if (toolName) nameCard(entry, toolName);
+    setState(entry, 'processing');
+    add(node);
+    return entry;
+  }
+
+  function nameCard(entry, toolName, serverName) {
+    const found = findTool(toolName);
+    entry.tool = toolName;
+    entry.server = serverName || found?.server || entry.server;
+    entry.refs.name.textContent = found?.tool.name || toolName;
+    entry.refs.name.title = toolName;
+    entry.refs.server.textContent = entry.server ? `on ${entry.server}` : '';
+    entry.node.setAttribute('aria-label', `Tool call ${found?.tool.name || toolName}`);
+  }
+
+  const STATE_TEXT = { processing: 'running', approval: 'waiting for you', complete: 'done' };
+  function setState(entry, state, isError) {
+    entry.node.dataset.state = state;
+    entry.node.dataset.error = String(Boolean(isError));
+    entry.node.classList.toggle('is-error', Boolean(isError));
+    entry.refs.state.textContent = isError ? 'error' : STATE_TEXT[state] || state;
+    entry.refs.icon.replaceChildren(state === 'complete' ? (isError ? '!' : '✓') : state === 'approval' ? '?' : el('span', { class: 'spinner' }));
+  }
+
+  function setArguments(entry, args, open) {
+    if (args === undefined) return;
+    entry.refs.args.hidden = false;
+    entry.refs.args.querySelector('pre')?.remove();
+    entry.refs.args.append(jsonBlock(args, { label: 'Arguments' }));
+    if (open) entry.refs.args.open = true;
+  }
+
+  function setResult(entry, data, isError, durationMs) {
+    setState(entry, 'complete', isError);
+    entry.refs.progress.hidden = true;
+    entry.refs.duration.textContent = formatDuration(durationMs);
+    if (entry.approval) { entry.approval.remove(); entry.approval = null; }
+    entry.refs.result.replaceChildren(el('details', { class: 'tool-result', open: true },
+      el('summary', { text: isError ? 'Error' : 'Result' }),
+      el('div', { class: 'result-body' }, toolResult(data, (uri) => viewResource(entry.server, uri, entry.refs.result)))));
+  }
+
+  function status(payload) {
+    const entry = card(payload.callId, payload.tool);
+    if (payload.message) {
+      entry.refs.message.textContent = payload.message;
+      entry.refs.message.hidden = false;
+    }
+    setArguments(entry, payload.arguments);
+    if (payload.state === 'complete') setResult(entry, payload.data, payload.isError, payload.durationMs);
+    else if (!entry.approval) setState(entry, 'processing');
+    changed();
+  }
+
+  function progress(payload) {
+    const entry = cards.get(payload.callId);
+    if (!entry) return;
+    const { progress: done, total } = payload;
+    const bar = el('progress', { max: typeof total === 'number' && total > 0 ? total : null, value: typeof total === 'number' && total > 0 ? done : null, 'aria-label': 'Progress' });
+    const label = typeof total === 'number' && total > 0 ? `${Math.round((done / total) * 100)}%` : String(done ?? '');
+    entry.refs.progress.replaceChildren(bar, el('span', { class: 'muted', text: [label, payload.message].filter(Boolean).join(' · ') }));
+    entry.refs.progress.hidden = false;
+    changed();
+  }
+
+  // -------------------------------------------------------------------- focus for inline dialogs
+
+  function takeFocus(target) {
+    const current = document.activeElement;
+    const typing = current && current.matches?.('textarea, input[type="text"], input:not([type])') && current.value && !current.closest('.request-card, .approval');
+    if (typing) return;
+    target.focus({ preventScroll: !stick });
+  }
+  function answered(node) {
+    if (node.contains(document.activeElement) || document.activeElement === document.body) focusComposer();
+  }
+
+  function approvalRequest(payload) {
+    const entry = card(payload.callId, payload.tool);
+    if (payload.tool || payload.server) nameCard(entry, payload.tool || entry.tool, payload.server);
+    setArguments(entry, payload.arguments, true);
+    setState(entry, 'approval');
+    const titleId = `approval-title-${payload.callId}`;
+    const buttons = [
+      el('button', { type: 'button', class: 'primary', testid: 'approval-once', text: 'Allow once' }),
+      el('button', { type: 'button', testid: 'approval-always', text: 'Always allow this tool' }),
+      el('button', { type: 'button', class: 'danger', testid: 'approval-deny', text: 'Deny' }),
+    ];
+    const dialog = el('div', { class: 'approval', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': titleId, tabindex: '-1' },
+      el('p', { id: titleId, class: 'approval-title' }, 'Allow ', el('strong', { text: entry.server || payload.server || 'the server' }),
+        ' to run ', el('code', { text: findTool(entry.tool)?.tool.name || entry.tool }), '?'),
+      payload.description ? el('p', { class: 'muted approval-description', text: payload.description }) : null,
+      el('div', { class: 'buttons' }, buttons));
+    const decisions = ['once', 'always', 'deny'];
+    buttons.forEach((button, i) => button.addEventListener('click', () => {
+      send('approval', { callId: payload.callId, decision: decisions[i] });
+      const text = { once: 'Allowed once', always: 'Always allowed', deny: 'Denied' }[decisions[i]];
+      answered(dialog);
+      dialog.replaceWith(el('p', { class: `approval-answer decision-${decisions[i]}`, text }));
+      entry.approval = null;
+      if (entry.node.dataset.state === 'approval') setState(entry, 'processing');
+    }));
+    entry.approval?.remove();
+    entry.approval = dialog;
+    entry.refs.approval.replaceChildren(dialog);
+    changed();
+    announce(`Approval needed: ${entry.tool}`);
+    takeFocus(dialog);
+  }
+
+  // -------------------------------------------------------------------- elicitation and sampling
+
+  function requestCard(kind, testid, payload, ...children) {
+    return el('article', { class: `request-card ${kind}`, testid, dataset: { requestId: payload.requestId, state: 'pending' }, 'aria-label': `${kind} request from ${payload.server}` },
+      el('header', { class: 'request-head' }, el('span', { class: 'badge' , text: kind }), el('span', {}, 'from ', el('strong', { text: payload.server || 'a server' }))),
+      children);
+  }
+
+  function settle(node, state, text) {
+    node.dataset.state = state;
+    answered(node);
+    node.querySelector('.request-body')?.replaceWith(el('p', { class: `request-answer answer-${state}`, text }));
+  }
+
+  function elicitation(payload) {
+    const url = payload.mode === 'url';
+    const fields = url ? null : schemaFields(payload.requestedSchema || {});
+    const accept = el('button', { type: 'submit', class: 'primary', testid: 'elicitation-accept', text: 'Accept' });
+    const decline = el('button', { type: 'button', testid: 'elicitation-decline', text: 'Decline' });
+    const cancel = el('button', { type: 'button', testid: 'elicitation-cancel', text: 'Cancel' });
+    const safe = url && SAFE_URL.test(payload.url || '');
+    const form = el('form', { class: 'request-body', testid: 'elicitation-form', novalidate: true, dataset: { mode: url ? 'url' : 'form' }, 'aria-label': 'Answer the request' },
+      url ? el('p', { class: 'elicitation-url' }, safe
+        ? el('a', { href: payload.url, target: '_blank', rel: 'noopener noreferrer', text: payload.url })
+        : el('code', { text: payload.url || '(no URL)' })) : fields.node,
+      el('div', { class: 'buttons' }, accept, decline, cancel));
+    const node = add(requestCard('elicitation', 'elicitation', payload,
+      el('div', { class: 'markdown request-message', html: renderMarkdown(payload.message || '') }), form));
+    const answer = (action, content) => {
+      send('elicitation', content === undefined ? { requestId: payload.requestId, action } : { requestId: payload.requestId, action, content });
+      settle(node, action, { accept: url ? 'Accepted: opened the page.' : 'Sent.', decline: 'Declined.', cancel: 'Cancelled.' }[action]);
+    };
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (url) {
+        if (safe) window.open(payload.url, '_blank', 'noopener,noreferrer');
+        answer('accept');
+        return;
+      }
+      const collected = fields.collect();
+      if (collected.ok) answer('accept', collected.value);
+    });
+    decline.addEventListener('click', () => answer('decline'));
+    cancel.addEventListener('click', () => answer('cancel'));
+    form.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') { event.preventDefault(); answer('cancel'); }
+    });
+    announce(`${payload.server || 'A server'} asks: ${payload.message || ''}`);
+    takeFocus((!url && fields.node.querySelector('input, select, textarea')) || accept);
+  }
+
+  function sampling(payload) {
+    const approve = el('button', { type: 'button', class: 'primary', testid: 'sampling-approve', text: 'Approve' });
+    const deny = el('button', { type: 'button', class: 'danger', testid: 'sampling-deny', text: 'Deny' });
+    const node = add(requestCard('sampling', 'sampling-request', payload,
+      el('p', { class: 'muted' }, 'The server asks the model to answer these messages',
+        payload.maxTokens ? ` (at most ${payload.maxTokens} tokens)` : '', '.'),
+      el('div', { class: 'request-body' }, el('div', { class: 'sample-messages' }, samplingMessages(payload)), el('div', { class: 'buttons' }, approve, deny))));
+    const answer = (decision) => {
+      send('sampling', { requestId: payload.requestId, decision });
+      settle(node, decision, decision === 'approve' ? 'Approved.' : 'Denied.');
+    };
+    approve.addEventListener('click', () => answer('approve'));
+    deny.addEventListener('click', () => answer('deny'));
+    announce(`${payload.server || 'A server'} asks to use the model`);
+    takeFocus(approve);
+  }
+
+  function auth(payload) {
+    const key = `${payload.server}\u0000${payload.url}`;
+    if ([...root.querySelectorAll('[data-testid="auth-notice"]')].some((node) => node.dataset.key === key)) return;
+    const safe = SAFE_URL.test(payload.url || '');
+    add(el('div', { class: 'notice notice-auth', testid: 'auth-notice', role: 'status', dataset: { key, server: payload.server || '' } },
+      el('span', {}, el('strong', { text: payload.server || 'A server' }), ' needs you to sign in. '),
+      safe ? el('a', { class: 'button-link primary', href: payload.url, target: '_blank', rel: 'noopener noreferrer', text: 'Sign in' })
+        : el('code', { text: payload.url || '' })));
+    announce(`${payload.server} needs you to sign in`);
+  }
+
+  function notice(text, kind = 'info', testid = 'notice') {
+    return add(el('div', { class: `notice notice-${kind}`, testid, role: kind === 'error' ? 'alert' : 'status', text }));
+  }
+
+  // ------------------------------------------------------------------------------ history
+
+  function reset() {
+    dirty.clear();
+    messages.clear();
+    cards.clear();
+    root.replaceChildren();
+    stick = true;
+    changed();
+  }
+
+  function showHistory(list) {
+    reset();
+    for (const message of Array.isArray(list) ? list : []) {
+      if (message.role === 'user') {
+        addUser({ text: textOf(message.content), createdAt: message.createdAt, id: message.id });
+      } else if (message.role === 'assistant') {
+        const text = textOf(message.content);
+        if (text.trim()) assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt);
+        for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : []) {
+          const entry = card(call.id, call.name);
+          let args = call.arguments;
+          if (typeof args === 'string') { try { args = JSON.parse(args); } catch { /* shown as the string */ } }
+          setArguments(entry, args);
+          entry.fromHistory = true;
+        }
+      } else if (message.role === 'tool') {
+        const entry = card(message.toolCallId || message.id, message.toolName);
+        setResult(entry, message.data !== undefined ? message.data : message.content, message.isError);
+      }
+    }
+    // A call the history holds no result for was cut short (or is still running: a later frame updates it).
+    for (const entry of cards.values()) {
+      if (entry.fromHistory && entry.node.dataset.state !== 'complete') {
+        setState(entry, 'complete');
+        entry.refs.state.textContent = 'no result';
+      }
+    }
+    stick = true;
+    changed();
+  }
+
+  function turnEnded(state, payload) {
+    endStreams();
+    for (const entry of cards.values()) {
+      if (entry.node.dataset.state === 'complete') continue;
+      if (state !== 'finished') {
+        entry.approval?.remove();
+        entry.approval = null;
+        setState(entry, 'complete', true);
+        entry.refs.state.textContent = state === 'stopped' ? 'stopped' : 'failed';
+      }
+    }
+    for (const node of root.querySelectorAll('.request-card[data-state="pending"]')) {
+      if (state !== 'finished') settle(node, 'expired', 'No longer needed: the answer ended.');
+    }
+    if (state === 'stopped') notice('Stopped.', 'muted', 'turn-stopped');
+    if (state === 'failed') {
+      add(el('div', { class: 'notice notice-error', testid: 'turn-error', role: 'alert' },
+        el('strong', { text: 'The answer failed.' }), el('span', { text: payload.message || '' })));
+    }
+  }
+
+  return {
+    reset, showHistory, appendText, endStreams, addUser, status, progress, approvalRequest, elicitation, sampling, auth,
+    notice, turnEnded,
+    /** Names cards drawn before the server list came (the history precedes it). */
+    resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },
+    scrollDown: () => { stick = true; scrollDown(); },
+    isEmpty: () => root.childElementCount === 0,
+  };
+}
