@@ -1,6 +1,6 @@
 // An MCP server (official TypeScript SDK, stdio) that misbehaves on request, for the host's
-// tests: a tool that never answers, one that kills the server mid-call, one that fails with a
-// protocol error, and one whose failures can be switched off (to watch a breaker close again).
+// tests: a tool that never answers, one that kills the server mid-call, one that fails, one whose
+// failures can be switched off (to watch a breaker close again), and one that adds a tool.
 //   node host-fault-server.mjs [--state FILE]   (FILE: "fail" or "ok", read on each `flaky` call)
 import fs from 'node:fs';
 
@@ -36,6 +36,13 @@ server.registerTool('add', {
   inputSchema: { a: z.number(), b: z.number() },
   ...readOnly,
 }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+
+// Registering a tool while connected makes the SDK send notifications/tools/list_changed.
+server.registerTool('add_tool', { description: 'Adds the tool "late"', inputSchema: {}, ...readOnly }, () => {
+  server.registerTool('late', { description: 'Added on request', inputSchema: {}, ...readOnly },
+    () => ({ content: [{ type: 'text', text: 'late tool answered' }] }));
+  return { content: [{ type: 'text', text: 'added' }] };
+});
 
 console.error('host-fault-server: ready');
 await server.connect(new StdioServerTransport());

@@ -72,10 +72,12 @@ export async function connectPage(port, { sessionId, origin } = {}) {
     socket, frames: [], taken: new Set(), closed: null,
     send(type, payload = {}) { socket.send(JSON.stringify({ type, payload })); },
     sendRaw(text) { socket.send(text); },
-    async next(type, predicate = () => true, ms = 15000) {
+    /** `from`: only frames that arrived after that many frames. */
+    async next(type, predicate = () => true, ms = 15000, from = 0) {
       let found;
       const ok = await eventually(() => {
-        found = page.frames.findIndex((frame, i) => !page.taken.has(i) && frame.type === type && predicate(frame.payload));
+        found = page.frames.findIndex((frame, i) => i >= from && !page.taken.has(i) && frame.type === type &&
+          predicate(frame.payload));
         return found >= 0;
       }, ms);
       if (!ok) {
@@ -107,8 +109,9 @@ export async function connectPage(port, { sessionId, origin } = {}) {
 
 /** Sends a message and waits for its turn to end; returns { turnId, state, text }. */
 export async function chat(page, text, { ms = 20000, extra = {} } = {}) {
+  const from = page.frames.length;
   page.send('message', { text, ...extra });
-  const started = await page.next('turn', (p) => p.state === 'started', ms);
+  const started = await page.next('turn', (p) => p.state === 'started', ms, from);
   const ended = await page.next('turn', (p) => p.turnId === started.turnId && p.state !== 'started', ms);
   return { turnId: started.turnId, state: ended.state, message: ended.message, text: page.textOfTurn(started.turnId) };
 }

@@ -241,7 +241,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
             connection_failed = true;
         }
         if (failure.empty()) break;
-        if (connection_failed) server->connection_lost(failure);
+        if (connection_failed) failure = co_await server->lost(failure);
         // One more try when the connection died under the call and the user did not stop it.
         if (connection_failed && attempt == 0 && !options.cancellation.cancelled()) continue;
         outcome.result = error_result("The call to " + qualified_name + " failed: " + failure);
@@ -257,8 +257,13 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
     ++metrics.calls;
     metrics.total_ms += static_cast<double>(outcome.duration.count());
     metrics.last_used = now_milliseconds();
+    // A tool that keeps answering isError is as unreliable as one that keeps failing: both count
+    // against its breaker (the TypeScript SDK turns thrown errors into such results).
     if (!outcome.is_error) breaker(tool.server).record_success(qualified_name);
-    else if (!host_failed) ++metrics.tool_errors;
+    else if (!host_failed) {
+        ++metrics.tool_errors;
+        breaker(tool.server).record_failure(qualified_name);
+    }
     co_return outcome;
 }
 

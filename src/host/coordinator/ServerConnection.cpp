@@ -84,6 +84,7 @@ std::shared_ptr<mcp::Transport> ServerConnection::make_transport() {
 
 asio::awaitable<void> ServerConnection::connect_once() {
     ++generation_;
+    stderr_tail_.clear();
     std::uint64_t generation = generation_;
     std::weak_ptr<ServerConnection> weak = weak_from_this();
     mcp::ClientOptions options;
@@ -228,6 +229,23 @@ asio::awaitable<void> ServerConnection::stop() {
     client_.reset();
     transport_.reset();
     set_state(ServerState::stopped);
+}
+
+asio::awaitable<std::string> ServerConnection::lost(std::string why) {
+    auto self = shared_from_this();
+    if (auto child = std::dynamic_pointer_cast<mcp::ChildProcessTransport>(transport_); child && !child->exited()) {
+        asio::steady_timer deadline(executor_, std::chrono::milliseconds(1000));
+        deadline.async_wait([child](boost::system::error_code ec) {
+            if (!ec) child->close();
+        });
+        try {
+            co_await child->wait_for_exit();
+        } catch (const std::exception&) {
+        }
+        deadline.cancel();
+    }
+    connection_lost(why);
+    co_return error_.empty() ? why : error_;
 }
 
 void ServerConnection::connection_lost(const std::string& why) {

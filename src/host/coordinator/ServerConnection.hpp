@@ -66,6 +66,9 @@ public:
 
     /// The failure of a call saw the connection die: mark it and schedule a restart.
     void connection_lost(const std::string& why);
+    /// The same, first giving a dying child a moment to exit so that its last stderr lines are in
+    /// the error; returns the error.
+    boost::asio::awaitable<std::string> lost(std::string why);
 
 private:
     boost::asio::awaitable<void> connect_once();
