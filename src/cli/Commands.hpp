@@ -101,6 +101,7 @@ struct HostArguments {
     bool text_tool_calls = false;         ///< --text-tool-calls
     std::string system_prompt;            ///< --system-prompt
     int max_steps = 10;
+    int heartbeat_seconds = 30;           ///< --heartbeat-seconds
     bool log_json = false;
     std::string log_level = "info";
 };

@@ -38,6 +38,10 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
     command->add_option("--max-steps", arguments.max_steps, "Rounds of tool calls per answer")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
+    command->add_option("--heartbeat-seconds", arguments.heartbeat_seconds,
+                        "Ping pages this often; a page silent for twice as long is dropped")
+        ->check(CLI::Range(1, 3600))
+        ->capture_default_str();
     command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
     command->add_option("--log-level", arguments.log_level, "debug, info, warn or error")
         ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
@@ -71,6 +75,7 @@ int run_host(const HostArguments& arguments) {
     options.token = arguments.token;
     options.allowed_hosts = arguments.allowed_hosts;
     options.roots = arguments.roots;
+    options.heartbeat = std::chrono::seconds(arguments.heartbeat_seconds);
     options.log_json = arguments.log_json;
     options.log_level = host::log_level_named(arguments.log_level);
     options.model = host::model_settings_from_environment();

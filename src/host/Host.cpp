@@ -101,6 +101,7 @@ private:
         options.port = options_.http_port;
         options.token = options_.token;
         options.allowed_hosts = options_.allowed_hosts;
+        options.websocket.idle_timeout = 2 * options_.heartbeat;
         options.health = [this] { return health(); };
         options.on_websocket = [this](const std::shared_ptr<WebSocketClient>& client, const std::string& session_id) {
             pages_.open(client, session_id);

@@ -22,6 +22,8 @@ struct HostOptions {
     std::uint16_t http_port = 3000;
     std::string token;
     std::vector<std::string> allowed_hosts;
+    /// Pings every this often; a page silent for twice as long is dropped.
+    std::chrono::seconds heartbeat{30};
     /// "sqlite:PATH", "redis://…" or "memory".
     std::string store = "sqlite:mcpkit-host.db";
     /// Folders offered to servers as roots.

@@ -46,7 +46,7 @@ export async function startHost({ config, llm = null, provider = 'openai', model
       environment.OPENAI_MODEL = model;
     }
   }
-  const argv = ['host', '--http', `127.0.0.1:${port}`, '--store', store, ...args];
+  const argv = ['host', ...(args.includes('--http') ? [] : ['--http', `127.0.0.1:${port}`]), '--store', store, ...args];
   if (config) argv.push('--config', config);
   const child = startProcess(mcpkit, argv, { env: environment });
   await listening(child, port, 'mcpkit host');

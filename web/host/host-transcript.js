@@ -121,6 +121,13 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
           el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null)));
   }
 
+  /** A recorded user message (from the history, or another tab's turn), shown once. */
+  function userMessage(message) {
+    if (!message) return null;
+    const shown = message.id && [...root.querySelectorAll('[data-testid="user-message"]')].some((node) => node.dataset.messageId === message.id);
+    return shown ? null : addUser({ text: textOf(message.content), createdAt: message.createdAt, id: message.id });
+  }
+
   // ------------------------------------------------------------------------------ tool cards
 
   function card(callId, toolName) {
@@ -355,7 +362,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     reset();
     for (const message of Array.isArray(list) ? list : []) {
       if (message.role === 'user') {
-        addUser({ text: textOf(message.content), createdAt: message.createdAt, id: message.id });
+        userMessage(message);
       } else if (message.role === 'assistant') {
         const text = textOf(message.content);
         if (text.trim()) assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt);
@@ -404,7 +411,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   return {
-    reset, showHistory, appendText, endStreams, addUser, status, progress, approvalRequest, elicitation, sampling, auth,
+    reset, showHistory, appendText, endStreams, addUser, userMessage, status, progress, approvalRequest, elicitation, sampling, auth,
     notice, turnEnded,
     /** Names cards drawn before the server list came (the history precedes it). */
     resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },

@@ -45,6 +45,7 @@ let runningTurn = null;               // the turnId of the answer under way, or 
 const endedTurns = new Set();
 const pending = new Map();            // requestId → { onAnswer, onError }
 let lastSent = null;                  // the bubble of the message waiting for its turn to start
+let ownTurn = null;                   // { turnId, bubble } of the turn this tab's message started
 
 function send(type, payload = {}) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -237,6 +238,8 @@ const HANDLERS = {
   turn(payload) {
     if (payload.state === 'started') {
       endedTurns.delete(payload.turnId);
+      // A turn that starts while this tab's message waits for one is that message's turn.
+      ownTurn = runningTurn === 'pending' && lastSent ? { turnId: payload.turnId, bubble: lastSent } : null;
       lastSent = null;
       setRunning(payload.turnId || 'running');
       return;
@@ -244,6 +247,15 @@ const HANDLERS = {
     if (payload.turnId) endedTurns.add(payload.turnId);
     transcript.turnEnded(payload.state, payload);
     setRunning(null);
+  },
+  user_message(payload) {
+    followTurn(payload.turnId);
+    // This tab shows its own message already (unless a history replaced it): the bubble learns its id.
+    if (ownTurn?.turnId === payload.turnId && ownTurn.bubble.isConnected) {
+      ownTurn.bubble.dataset.messageId = payload.message?.id || '';
+      return;
+    }
+    transcript.userMessage(payload.message);
   },
   text(payload) {
     followTurn(payload.turnId);

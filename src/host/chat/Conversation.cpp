@@ -176,6 +176,9 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         user.role = Role::user;
         user.content = co_await user_content(*session, input);
         record(*session, std::move(user));
+        // Other tabs on the session show what was asked (the sender shows it already).
+        session->broadcast({{"type", "user_message"},
+                            {"payload", {{"turnId", turn_id}, {"message", session->history.back().to_json()}}}});
         if (!model_) {
             state = "failed";
             message = "No LLM is configured. Set GEMINI_API_KEY, or OPENAI_API_KEY (and OPENAI_BASE_URL for a local "

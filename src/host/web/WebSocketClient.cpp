@@ -27,7 +27,9 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
     timeout.idle_timeout = limits_.idle_timeout;
     timeout.keep_alive_pings = true;
     socket_.set_option(timeout);
-    socket_.read_message_max(limits_.max_message_bytes);
+    // The limit is enforced below, where the page can be told why. Beast's own limit stays off: it
+    // would also apply while the close handshake reads and drops the rest of an oversized message.
+    socket_.read_message_max(0);
     socket_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& response) { response.set(beast::http::field::server, "mcpkit-host"); }));
     auto [accept_error] = co_await socket_.async_accept(request, use_tuple);
@@ -37,8 +39,16 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
     if (!queue_.empty() && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
     beast::flat_buffer buffer;
     for (;;) {
-        auto [ec, n] = co_await socket_.async_read(buffer, use_tuple);
+        auto [ec, n] = co_await socket_.async_read_some(buffer, 64 * 1024, use_tuple);
         if (ec) break;
+        if (buffer.size() > limits_.max_message_bytes) {
+            // Closed by the book (a close frame, then the rest of the message read and dropped
+            // until the page's own close frame), so the page learns why: 1009.
+            websocket::close_reason reason(websocket::close_code::too_big, "messages are limited to 1 MiB");
+            co_await socket_.async_close(reason, use_tuple);
+            break;
+        }
+        if (!socket_.is_message_done()) continue;
         if (!socket_.got_text()) {
             // Binary frames mean nothing here; say so the way the protocol says it.
             std::string refusal = R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})";

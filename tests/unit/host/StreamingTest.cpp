@@ -1,0 +1,81 @@
+// What LLM streams send, piece by piece: server-sent events cut anywhere, and OpenAI-style tool
+// call deltas in the shapes each backend uses (shared/reference/llm-and-hosts.md §2).
+
+#include "host/llm/EventStreamReader.hpp"
+#include "host/llm/ToolCallAccumulator.hpp"
+
+#include <boost/json/parse.hpp>
+#include <gtest/gtest.h>
+
+namespace mcpkit::host {
+namespace {
+
+std::vector<std::string> events_of(const std::vector<std::string>& pieces) {
+    EventStreamReader reader;
+    std::vector<std::string> events;
+    auto collect = [&](std::string_view data) { events.emplace_back(data); };
+    for (const auto& piece : pieces) reader.feed(piece, collect);
+    reader.finish(collect);
+    return events;
+}
+
+TEST(EventStreamReader, JoinsEventsCutAnywhereAndSkipsComments) {
+    EXPECT_EQ(events_of({"data: {\"a\"", ":1}\n", "\ndata: two\n\n"}), (std::vector<std::string>{"{\"a\":1}", "two"}));
+    EXPECT_EQ(events_of({": keep-alive\n\ndata: x\r\n\r", "\ndata: y\r\n\r\n"}), (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(events_of({"event: message\ndata: line one\ndata: line two\n\n"}),
+              (std::vector<std::string>{"line one\nline two"}));
+    EXPECT_EQ(events_of({"data: unterminated"}), (std::vector<std::string>{"unterminated"}));
+}
+
+TEST(EventStreamReader, RefusesAnEventPastTheLimit) {
+    EventStreamReader reader(16);
+    EXPECT_THROW(reader.feed("data: 0123456789012345678901234567890", [](std::string_view) {}), std::length_error);
+}
+
+std::vector<ToolCall> accumulate(std::initializer_list<std::string_view> deltas) {
+    ToolCallAccumulator accumulator;
+    for (auto delta : deltas) accumulator.add(boost::json::parse(delta).as_object());
+    return accumulator.finish();
+}
+
+TEST(ToolCallAccumulator, ConcatenatesFragmentsUnderTheirIndex) {
+    auto calls = accumulate({R"({"index":0,"id":"call_1","type":"function","function":{"name":"w__get","arguments":""}})",
+                             R"({"index":1,"id":"call_2","function":{"name":"w__put","arguments":"{}"}})",
+                             R"({"index":0,"function":{"arguments":"{\"ci"}})",
+                             R"({"index":0,"function":{"arguments":"ty\":\"Paris\"}"}})"});
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[0].id, "call_1");
+    EXPECT_EQ(calls[0].name, "w__get");
+    EXPECT_EQ(calls[0].arguments.at("city"), "Paris");
+    EXPECT_EQ(calls[1].name, "w__put");
+}
+
+TEST(ToolCallAccumulator, SplitsParallelCallsThatAllSayIndexZero) {
+    auto calls = accumulate({R"({"index":0,"id":"call_a","function":{"name":"fs__write","arguments":"{\"path\":\"a\"}"}})",
+                             R"({"index":0,"id":"call_b","function":{"name":"fs__write","arguments":"{\"path\":\"b\"}"}})"});
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[0].arguments.at("path"), "a");
+    EXPECT_EQ(calls[1].arguments.at("path"), "b");
+}
+
+TEST(ToolCallAccumulator, ToleratesNoIndexAndNoId) {
+    auto calls = accumulate({R"({"function":{"name":"a__x","arguments":"{\"n\":"}})", R"({"function":{"arguments":"1}"}})",
+                             R"({"function":{"name":"a__y","arguments":"{}"}})"});
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[0].arguments.at("n"), 1);
+    EXPECT_EQ(calls[0].id, "call_1");
+    EXPECT_EQ(calls[1].id, "call_2");
+}
+
+TEST(ToolCallAccumulator, ArgumentsThatAreNotAnObjectBecomeAnErrorForTheModel) {
+    auto calls = accumulate({R"({"index":0,"id":"c","function":{"name":"a__x","arguments":"{\"broken"}})",
+                             R"({"index":1,"id":"d","function":{"name":"a__y","arguments":"[1]"}})",
+                             R"({"index":2,"id":"e","function":{"name":"a__z","arguments":{"already":"an object"}}})"});
+    EXPECT_NE(calls[0].arguments_error.find("not valid JSON"), std::string::npos);
+    EXPECT_NE(calls[1].arguments_error.find("must be a JSON object"), std::string::npos);
+    EXPECT_EQ(calls[2].arguments.at("already"), "an object");
+    EXPECT_TRUE(calls[2].arguments_error.empty());
+}
+
+}  // namespace
+}  // namespace mcpkit::host
