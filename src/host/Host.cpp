@@ -2,11 +2,13 @@
 
 #include "host/chat/SessionManager.hpp"
 #include "host/coordinator/McpCoordinator.hpp"
+#include "host/coordinator/SignInBroker.hpp"
 #include "host/store/ChatStore.hpp"
 #include "host/web/PageProtocol.hpp"
 #include "host/web/WebServer.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/auth/TokenStore.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -29,6 +31,7 @@ public:
     HostApplication(HostOptions options, std::unique_ptr<ChatStore> store, std::unique_ptr<LanguageModel> model)
         : options_(std::move(options)),
           log_(options_.log_json, options_.log_level),
+          sign_in_(std::make_shared<SignInBroker>(io_.get_executor())),
           store_(std::move(store)),
           model_(std::move(model)),
           coordinator_(io_.get_executor(), server_callbacks()),
@@ -48,6 +51,13 @@ public:
 
     int run(McpConfig config) {
         web_.start();
+        sign_in_->set_redirect_uri(web_.base_url() + "/oauth/callback");
+        sign_in_->on_sign_in_needed = [this](const std::string& server, const std::string& url) {
+            log_.info("MCP", "sign_in_needed", {{"server", server}});
+            json::object frame{{"type", "auth_required"}, {"payload", {{"server", server}, {"url", url}}}};
+            for (const auto& [id, session] : sessions_.sessions()) session->broadcast(frame);
+            servers_changed();
+        };
         std::printf("mcpkit host: open %s\n", web_.page_url().c_str());
         std::fflush(stdout);
         log_.info("Host", "listening",
@@ -76,6 +86,12 @@ private:
             if (method == "notifications/message")
                 log_.info("MCP", "server_message", {{"server", server}, {"params", params}});
         };
+        callbacks.sign_in = sign_in_;
+        try {
+            callbacks.tokens = mcp::auth::make_file_token_store(mcp::auth::default_token_file());
+        } catch (const std::exception& e) {
+            log_.warn("MCP", "token_store_unavailable", {{"error", e.what()}, {"kept", "in memory"}});
+        }
         for (const auto& root : options_.roots) {
             std::string path = std::filesystem::absolute(root).lexically_normal().string();
             callbacks.roots.push_back({"file://" + path, std::filesystem::path(path).filename().string()});
@@ -103,6 +119,11 @@ private:
         options.allowed_hosts = options_.allowed_hosts;
         options.websocket.idle_timeout = 2 * options_.heartbeat;
         options.health = [this] { return health(); };
+        options.on_oauth_callback = [this](std::string_view target) {
+            std::string page = sign_in_->complete(target);
+            servers_changed();
+            return page;
+        };
         options.on_websocket = [this](const std::shared_ptr<WebSocketClient>& client, const std::string& session_id) {
             pages_.open(client, session_id);
         };
@@ -210,6 +231,7 @@ private:
     asio::io_context io_{1};
     HostOptions options_;
     HostLog log_;
+    std::shared_ptr<SignInBroker> sign_in_;
     std::unique_ptr<ChatStore> store_;
     std::unique_ptr<LanguageModel> model_;
     McpCoordinator coordinator_;

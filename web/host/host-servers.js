@@ -218,6 +218,11 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
         server.transport ? el('span', { class: 'badge badge-transport', text: server.transport }) : null,
         el('span', { class: `badge state tone-${tone}`, testid: 'server-state', text: server.state || 'unknown' })),
       server.error ? el('p', { class: 'server-error', text: server.error }) : null,
+      // Only http(s) links: the URL comes from the server's authorization server.
+      typeof server.signIn === 'string' && /^https?:\/\//.test(server.signIn)
+        ? el('p', { class: 'server-sign-in' }, el('a', { href: server.signIn, target: '_blank', rel: 'noopener noreferrer',
+          testid: 'server-sign-in', text: `Sign in to ${server.name}` }), ' — it needs your authorization before its tools work.')
+        : null,
       stderr.length ? el('details', { class: 'stderr', open: tone === 'bad' },
         el('summary', { text: `stderr (last ${stderr.length} line${stderr.length === 1 ? '' : 's'})` }),
         el('pre', { text: stderr.join('\n') })) : null,

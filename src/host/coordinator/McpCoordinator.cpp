@@ -277,6 +277,8 @@ json::array McpCoordinator::describe_servers() {
                                         : server->entry().transport == ServerTransport::sse ? "sse"
                                                                                             : "http"}};
         if (!server->error().empty()) item["error"] = server->error();
+        if (callbacks_.sign_in)
+            if (auto url = callbacks_.sign_in->pending_url(server->name())) item["signIn"] = *url;
         if (server->state() != ServerState::ready && !server->stderr_tail().empty()) {
             json::array lines;
             for (const auto& line : server->stderr_tail()) lines.push_back(json::value(line));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mcp/transport/StreamableHttpClientTransport.hpp>
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -79,6 +80,19 @@ std::shared_ptr<mcp::Transport> ServerConnection::make_transport() {
         if (auto self = weak.lock(); self && self->callbacks_.log)
             self->callbacks_.log(self->entry_.name + ": " + std::string(message));
     };
+    bool own_authorization = std::any_of(entry_.headers.begin(), entry_.headers.end(), [](const auto& header) {
+        return boost::algorithm::iequals(header.first, "Authorization");
+    });
+    if (callbacks_.sign_in && !own_authorization) {
+        mcp::auth::OAuthClientOptions oauth;
+        oauth.prompt = make_sign_in_prompt(callbacks_.sign_in, entry_.name, [weak] {
+            if (auto self = weak.lock(); self && self->start_deadline_) self->start_deadline_->cancel();
+        });
+        oauth.store = callbacks_.tokens;
+        oauth.client_name = "mcpkit host";
+        oauth.log = options.log;
+        options.authorization = mcp::auth::OAuthClient::create(executor_, entry_.url, std::move(oauth));
+    }
     return mcp::StreamableHttpClientTransport::create(executor_, std::move(options));
 }
 
@@ -117,6 +131,7 @@ asio::awaitable<void> ServerConnection::connect_once() {
     // The start-up budget covers starting, the handshake and the first lists: past it the
     // transport is closed, which fails whatever step was waiting.
     auto deadline = std::make_shared<asio::steady_timer>(executor_, entry_.start_timeout);
+    start_deadline_ = deadline;
     auto timed_out = std::make_shared<bool>(false);
     deadline->async_wait([transport = transport_, timed_out](boost::system::error_code ec) {
         if (ec) return;

@@ -5,6 +5,7 @@
 // dies. Runs on the host's single I/O thread.
 
 #include "host/config/McpConfig.hpp"
+#include "host/coordinator/SignInBroker.hpp"
 
 #include <mcp/client/Client.hpp>
 #include <mcp/transport/Transport.hpp>
@@ -39,6 +40,9 @@ struct ServerCallbacks {
     std::function<void(const std::string& server, std::string_view method, const boost::json::value& params)> on_notification;
     std::function<void(std::string_view)> log;
     std::vector<mcp::Root> roots;
+    /// OAuth for remote servers that answer 401 (none: such a server fails with the refusal).
+    std::shared_ptr<SignInBroker> sign_in;
+    std::shared_ptr<mcp::auth::TokenStore> tokens;
 };
 
 class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
@@ -90,6 +94,8 @@ private:
     std::vector<mcp::Prompt> prompts_;
     std::vector<mcp::Resource> resources_;
     boost::asio::steady_timer restart_timer_;
+    /// The start-up budget of the connection being made; stopped while the person signs in.
+    std::shared_ptr<boost::asio::steady_timer> start_deadline_;
     int restarts_ = 0;
     bool stopping_ = false;
     bool starting_ = false;

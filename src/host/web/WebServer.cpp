@@ -111,6 +111,8 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         if (auto problem = policy->check(request[web::field::host], origin_value))
             return error(request, web::status::forbidden, *problem);
         Target target = parse_target(request.target());
+        if (target.path == "/oauth/callback" && options.on_oauth_callback && request.method() == web::verb::get)
+            return reply(request, web::status::ok, options.on_oauth_callback(request.target()), "text/html; charset=utf-8");
         if (!authorised(request, target))
             return error(request, web::status::unauthorized,
                          "this host is served beyond loopback and needs its token: open the address it printed");
@@ -217,10 +219,15 @@ void WebServer::stop() {
 
 std::uint16_t WebServer::port() const { return state_->acceptor.local_endpoint().port(); }
 
+std::string WebServer::base_url() const {
+    std::string host = state_->options.host;
+    if (host == "0.0.0.0" || host == "::") host = "localhost";
+    if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    return "http://" + host + ":" + std::to_string(port());
+}
+
 std::string WebServer::page_url() const {
-    std::string host = state_->options.host.find(':') != std::string::npos ? "[" + state_->options.host + "]"
-                                                                            : state_->options.host;
-    std::string url = "http://" + host + ":" + std::to_string(port()) + "/";
+    std::string url = base_url() + "/";
     if (!state_->options.token.empty()) url += "?token=" + state_->options.token;
     return url;
 }

@@ -25,6 +25,10 @@ struct WebServerOptions {
     std::vector<std::string> allowed_hosts;
     WebSocketLimits websocket;
     std::function<boost::json::object()> health;
+    /// GET /oauth/callback (the browser back from an authorization server): the page to show.
+    /// Served without the token: the authorization server's redirect cannot carry it, and the
+    /// OAuth state in the query is what ties it to a sign-in.
+    std::function<std::string(std::string_view target)> on_oauth_callback;
     /// A new page: `session_id` is what it asked to resume (may be empty).
     std::function<void(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id)> on_websocket;
     std::function<void(std::string_view)> log;
@@ -40,6 +44,8 @@ public:
     std::uint16_t port() const;
     /// The page's address (with the token when one is needed).
     std::string page_url() const;
+    /// "http://host:port", the address browsers use (loopback for a wildcard bind).
+    std::string base_url() const;
 
     struct State;
 
