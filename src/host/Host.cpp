@@ -37,6 +37,7 @@ public:
           coordinator_(io_.get_executor(), server_callbacks()),
           sessions_(io_.get_executor(), *store_),
           conversation_(io_.get_executor(), coordinator_, model_.get(), *store_, log_, options_.conversation),
+          apps_(coordinator_, log_),
           pages_(io_.get_executor(), sessions_, conversation_, coordinator_, log_),
           web_(io_.get_executor(), web_options()),
           signals_(io_, SIGINT, SIGTERM),
@@ -47,6 +48,8 @@ public:
             "No LLM is configured. Start the host with GEMINI_API_KEY set (Gemini), or OPENAI_API_KEY and "
             "OPENAI_BASE_URL (OpenAI or any compatible server: llama.cpp, Ollama, vLLM). Meanwhile, call tools by "
             "hand from the server panel.";
+        conversation_.set_apps(&apps_);
+        pages_.apps = &apps_;
     }
 
     int run(McpConfig config) {
@@ -119,6 +122,11 @@ private:
         options.allowed_hosts = options_.allowed_hosts;
         options.websocket.idle_timeout = 2 * options_.heartbeat;
         options.health = [this] { return health(); };
+        options.app_view = [this](const std::string& id) -> std::optional<std::pair<std::string, std::string>> {
+            const AppView* view = apps_.view(id);
+            if (!view) return std::nullopt;
+            return std::make_pair(view->html, view->content_security_policy);
+        };
         options.on_oauth_callback = [this](std::string_view target) {
             std::string page = sign_in_->complete(target);
             servers_changed();
@@ -237,6 +245,7 @@ private:
     McpCoordinator coordinator_;
     SessionManager sessions_;
     Conversation conversation_;
+    McpApps apps_;
     PageProtocol pages_;
     WebServer web_;
     asio::signal_set signals_;

@@ -1,6 +1,6 @@
 // The server panel: each MCP server with its state, and its tools (callable by hand through a
-// form generated from the input schema), prompts (inserted as slash commands) and resources
-// (attached to the next message, or viewed).
+// form generated from the input schema, with the tool's MCP App view under its result), prompts
+// (inserted as slash commands) and resources (attached to the next message, or viewed).
 //
 // A `servers` frame rebuilds the panel; what the user is doing in it survives: open tool forms
 // (with their values and last result), collapsed groups, attached resources, the focused field.
@@ -31,9 +31,9 @@ function approvalBadge(approval) {
 /**
  * `request(type, payload, {onAnswer, onError})` sends a request with a fresh requestId.
  * `onPrompt({server, prompt})` starts a prompt in the composer; `onAttachments(list)` follows the
- * attached resources.
+ * attached resources; `apps` shows MCP App views (host-apps.js).
  */
-export function createServerPanel({ root, list, filter, count, request, onPrompt, onAttachments }) {
+export function createServerPanel({ root, list, filter, count, request, onPrompt, onAttachments, apps }) {
   let servers = [];
   const openGroups = new Map();          // "server\u0000group" → open?
   const toolForms = new Map();           // qualifiedName → { node, schemaKey }
@@ -89,6 +89,7 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
       }
       submit.disabled = true;
       submit.textContent = 'Calling…';
+      apps.teardownWithin(output);
       output.replaceChildren(el('p', { class: 'muted small pending' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), ` Calling ${tool.name}…`));
       const done = () => { submit.disabled = false; submit.textContent = 'Call tool'; };
       request('call_tool', { tool: tool.qualifiedName, arguments: args }, {
@@ -101,6 +102,7 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
           el('div', { class: 'result-head' }, el('strong', { text: payload.isError ? 'Error' : 'Result' }),
             el('span', { class: 'muted', text: formatDuration(payload.durationMs) })),
           toolResult(payload.result, (uri) => viewResource(server.name, uri, output))));
+          if (payload.app) apps.mount(output, { app: payload.app, args, result: payload.result });
         },
         onError(message) {
           done();
@@ -129,6 +131,7 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
     button.addEventListener('click', () => {
       const current = toolForms.get(tool.qualifiedName);
       if (current) {
+        apps.teardownWithin(current.node);
         current.node.remove();
         toolForms.delete(tool.qualifiedName);
         button.setAttribute('aria-expanded', 'false');

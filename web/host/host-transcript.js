@@ -1,5 +1,6 @@
 // The transcript: user bubbles, the assistant's streamed markdown, tool cards (arguments, approval,
-// progress, result) and the servers' requests (elicitation, sampling, sign-in), in arrival order.
+// progress, result, and the tool's MCP App view) and the servers' requests (elicitation, sampling,
+// sign-in), in arrival order.
 
 import { copyText, el, formatDuration, formatTime, prettyJson } from './host-dom.js';
 import { jsonBlock, samplingMessages, toolResult } from './host-content.js';
@@ -8,6 +9,12 @@ import { renderMarkdown } from './host-markdown.js';
 
 const SAFE_URL = /^https?:\/\//i;
 
+/** Why a completed call did not run to its end (the host marks refused or cancelled calls), or null. */
+function cancelReason(payload) {
+  if (payload.cancelled !== true && payload.refused !== true) return null;
+  return textOf(payload.data?.content).trim() || (payload.refused ? 'The call was refused.' : 'The call was cancelled.');
+}
+
 function textOf(content) {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('');
@@ -15,7 +22,7 @@ function textOf(content) {
   return content == null ? '' : prettyJson(content);
 }
 
-export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer }) {
+export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer, apps }) {
   const messages = new Map();   // messageId → { node, body, raw }
   const cards = new Map();      // callId → card
   let stick = true;
@@ -180,18 +187,21 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
 
   function setArguments(entry, args, open) {
     if (args === undefined) return;
+    entry.args = args;
     entry.refs.args.hidden = false;
     entry.refs.args.querySelector('pre')?.remove();
     entry.refs.args.append(jsonBlock(args, { label: 'Arguments' }));
     if (open) entry.refs.args.open = true;
   }
 
-  function setResult(entry, data, isError, durationMs) {
+  function setResult(entry, data, isError, durationMs, app) {
     setState(entry, 'complete', isError);
     entry.refs.progress.hidden = true;
     entry.refs.duration.textContent = formatDuration(durationMs);
     if (entry.approval) { entry.approval.remove(); entry.approval = null; }
-    entry.refs.result.replaceChildren(el('details', { class: 'tool-result', open: true },
+    apps.teardownWithin(entry.refs.result);
+    // With a view, the view shows the result: the raw result stays a click away.
+    entry.refs.result.replaceChildren(el('details', { class: 'tool-result', open: !app },
       el('summary', { text: isError ? 'Error' : 'Result' }),
       el('div', { class: 'result-body' }, toolResult(data, (uri) => viewResource(entry.server, uri, entry.refs.result)))));
   }
@@ -203,8 +213,14 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       entry.refs.message.hidden = false;
     }
     setArguments(entry, payload.arguments);
-    if (payload.state === 'complete') setResult(entry, payload.data, payload.isError, payload.durationMs);
-    else if (!entry.approval) setState(entry, 'processing');
+    if (payload.state === 'complete') {
+      setResult(entry, payload.data, payload.isError, payload.durationMs, payload.app);
+      if (payload.app) {
+        apps.mount(entry.refs.result, {
+          app: payload.app, args: entry.args, result: payload.data, cancelled: cancelReason(payload), onResize: changed,
+        });
+      }
+    } else if (!entry.approval) setState(entry, 'processing');
     changed();
   }
 
@@ -350,6 +366,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   // ------------------------------------------------------------------------------ history
 
   function reset() {
+    apps.teardownWithin(root, 'The conversation was cleared.');
     dirty.clear();
     messages.clear();
     cards.clear();

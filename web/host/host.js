@@ -2,6 +2,7 @@
 // this module connects and reconnects, dispatches the host's frames to the transcript, the server
 // panel and the header, and sends the user's messages and answers.
 
+import { createApps } from './host-apps.js';
 import { copyText, el, formatCount, freshId } from './host-dom.js';
 import { createComposer } from './host-composer.js';
 import { renderMarkdown } from './host-markdown.js';
@@ -131,18 +132,41 @@ window.addEventListener('online', () => { if (!connected && retryTimer) connect(
 
 // ----------------------------------------------------------------------------------- the page
 
+/** Sends a user message: shown at once, then nothing else goes out until its turn starts. */
+function sendUserMessage(payload) {
+  if (!send('message', payload)) { composer.restore(payload.text); return; }
+  lastSent = transcript.addUser(payload);
+  transcript.scrollDown();
+  if (payload.attachments) panel.clearAttachments();
+  // The host answers with `turn` started; until then nothing else may go out.
+  setRunning('pending');
+}
+
+const apps = createApps({
+  request,
+  // A view's ui/message is the user's message, but it is not queued: the view is told to wait.
+  sendMessage(text) {
+    if (!connected) return 'not connected to the host';
+    if (runningTurn) return 'a turn is running';
+    sendUserMessage({ text });
+    return null;
+  },
+});
+
 const transcript = createTranscript({
   root: $('transcript'), jump: $('jump'), empty: $('empty'), announce,
   findTool: (name) => panel.findTool(name),
   viewResource: (server, uri, container) => panel.viewResource(server, uri, container),
   send,
   focusComposer: () => composer.focus(),
+  apps,
 });
 
 const panel = createServerPanel({
   root: $('servers'), list: $('server-list'), filter: $('server-filter'), count: $('server-count'), request,
   onPrompt: ({ server, prompt }) => { closeDrawer(); composer.choose(server, prompt); },
   onAttachments: (list) => composer.setAttachments(list),
+  apps,
 });
 
 const composer = createComposer({
@@ -150,14 +174,7 @@ const composer = createComposer({
   promptArea: $('prompt-args'), attachmentArea: $('attachments'), queueArea: $('queue'),
   prompts: () => panel.prompts(),
   canSend: () => connected && !runningTurn,
-  send(payload) {
-    if (!send('message', payload)) { composer.restore(payload.text); return; }
-    lastSent = transcript.addUser(payload);
-    transcript.scrollDown();
-    if (payload.attachments) panel.clearAttachments();
-    // The host answers with `turn` started; until then nothing else may go out.
-    setRunning('pending');
-  },
+  send: sendUserMessage,
   onStop: () => send('stop', {}),
   onDetach: (server, uri) => panel.detach(server, uri),
 });
@@ -279,6 +296,7 @@ const HANDLERS = {
   tool_result: answer,
   prompt: answer,
   resource: answer,
+  app_response: answer,
   error(payload) {
     const handlers = payload.requestId && pending.get(payload.requestId);
     if (handlers) {

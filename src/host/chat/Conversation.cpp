@@ -269,7 +269,10 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
 
 asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {
     std::string turn_id = session->turn_id;
-    const RegisteredTool* found = coordinator_.find_tool(call.name);
+    // A copy: the registry may be rebuilt while this call waits (list_changed, a reload).
+    std::optional<RegisteredTool> found;
+    if (const RegisteredTool* registered = coordinator_.find_tool(call.name); registered && registered->visible_to_model)
+        found = *registered;
     std::string server = found ? found->server : "";
     session->broadcast({{"type", "status"},
                         {"payload",
@@ -286,13 +289,13 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     if (!call.arguments_error.empty()) {
         refusal = "Your arguments for " + call.name + " could not be read: " + call.arguments_error;
     } else if (found) {
-        RegisteredTool tool = *found;
-        bool allowed = co_await approved(*session, call, tool, refusal);
+        bool allowed = co_await approved(*session, call, *found, refusal);
         if (!allowed && refusal.empty()) refusal = "The user declined this call.";
     }
     if (refusal.empty()) {
         ++session->servers_in_use[server];
         ToolCallOptions options;
+        options.caller = "model";
         options.cancellation = session->stop.token();
         std::weak_ptr<ChatSession> weak = session;
         std::string call_id = call.id;
@@ -311,7 +314,9 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
         outcome.is_error = true;
         outcome.refused = true;
     }
-    session->broadcast({{"type", "status"},
+    json::value app = nullptr;
+    if (apps_ && found && !outcome.refused) app = co_await apps_->app_for(*found);
+    json::object complete{{"type", "status"},
                         {"payload",
                          {{"state", "complete"},
                           {"tool", call.name},
@@ -321,7 +326,9 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
                           {"data", outcome.result},
                           {"isError", outcome.is_error},
                           {"durationMs", outcome.duration.count()},
-                          {"message", outcome.is_error ? "The call failed" : "Done"}}}});
+                          {"message", outcome.is_error ? "The call failed" : "Done"}}}};
+    if (!app.is_null()) complete["payload"].as_object()["app"] = std::move(app);
+    session->broadcast(complete);
     log_.info("MCP", "tool_call_finished",
               {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name},
                {"isError", outcome.is_error}, {"durationMs", outcome.duration.count()}});

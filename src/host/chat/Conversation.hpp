@@ -5,6 +5,7 @@
 // it tells the pages goes through the session's broadcast (docs/host-websocket.md).
 
 #include "host/HostLog.hpp"
+#include "host/apps/McpApps.hpp"
 #include "host/chat/ChatSession.hpp"
 #include "host/coordinator/McpCoordinator.hpp"
 #include "host/llm/LanguageModel.hpp"
@@ -66,14 +67,19 @@ public:
     boost::asio::awaitable<boost::json::object> elicit(std::shared_ptr<ChatSession> session, std::string server,
                                                        boost::json::object params);
 
+    /// Whether the user allows `call` of `tool` (asking them when its server says "ask"); when not,
+    /// `refusal` says why. The arguments must outlive the wait.
+    boost::asio::awaitable<bool> approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
+                                          std::string& refusal);
+
     LanguageModel* model() const { return model_; }
+    /// Views of MCP Apps for the calls that have one (none: results only).
+    void set_apps(McpApps* apps) { apps_ = apps; }
 
 private:
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
     boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
-    boost::asio::awaitable<bool> approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
-                                          std::string& refusal);
     void record(ChatSession& session, ChatMessage message);
     void add_usage(ChatSession& session, const TokenUsage& usage);
 
@@ -83,6 +89,7 @@ private:
     ChatStore& store_;
     HostLog& log_;
     ConversationSettings settings_;
+    McpApps* apps_ = nullptr;
 };
 
 /// A random id for messages, turns and calls.

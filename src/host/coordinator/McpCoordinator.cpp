@@ -1,6 +1,7 @@
 #include "host/coordinator/McpCoordinator.hpp"
 
 #include "host/chat/ChatMessage.hpp"
+#include "host/apps/AppMetadata.hpp"
 #include "host/coordinator/ToolNames.hpp"
 
 #include <mcp/Error.hpp>
@@ -122,6 +123,8 @@ void McpCoordinator::rebuild_registry() {
             entry.tool = tool;
             entry.read_only = annotated_read_only(tool);
             entry.needs_approval = server->entry().approval == ApprovalPolicy::ask && !entry.read_only;
+            entry.visible_to_model = visible_to(tool, "model");
+            entry.visible_to_app = visible_to(tool, "app");
             // Keep the compiled schema of a tool seen before: compiling is not free.
             if (auto old = registry_.find(entry.qualified_name);
                 old != registry_.end() && old->second.tool.input_schema == tool.input_schema) {
@@ -154,6 +157,7 @@ std::vector<ToolDeclaration> McpCoordinator::tools_for_model() {
     for (const auto& [name, tool] : registry_) {
         auto server = this->server(tool.server);
         if (!server || server->state() != ServerState::ready || circuit_open(tool.server, name)) continue;
+        if (!tool.visible_to_model) continue;  // an MCP App's own tool
         std::string description = tool.tool.description;
         if (description.empty() && tool.tool.title) description = *tool.tool.title;
         tools.push_back({name, description, tool.tool.input_schema});
@@ -186,6 +190,8 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         return outcome;
     };
     const RegisteredTool* found = find_tool(qualified_name);
+    if (found && ((options.caller == "model" && !found->visible_to_model) || (options.caller == "app" && !found->visible_to_app)))
+        found = nullptr;  // what the caller may not call does not exist for it
     if (!found) {
         std::string names;
         for (const auto& declaration : tools_for_model()) names += (names.empty() ? "" : ", ") + declaration.name;

@@ -34,10 +34,16 @@ struct RegisteredTool {
     mcp::Tool tool;
     bool read_only = false;
     bool needs_approval = true;
+    /// MCP Apps visibility: offered to the model, callable from the server's own views.
+    bool visible_to_model = true;
+    bool visible_to_app = true;
     std::shared_ptr<const mcp::JsonSchema> schema;  ///< null when the tool's schema does not compile
 };
 
 struct ToolCallOptions {
+    /// Who calls: "model" (only tools visible to it), "app" (a view; only tools visible to apps),
+    /// or "user" (by hand, any tool).
+    std::string caller = "user";
     mcp::CancellationToken cancellation;
     std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
 };

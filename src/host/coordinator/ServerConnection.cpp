@@ -113,7 +113,9 @@ asio::awaitable<void> ServerConnection::connect_once() {
         options.on_elicitation = [callbacks = callbacks_, name](const json::object& params) {
             return callbacks.on_elicitation(name, params);
         };
-    options.capabilities = {{"elicitation", {{"form", json::object{}}, {"url", json::object{}}}}};
+    options.capabilities = {{"elicitation", {{"form", json::object{}}, {"url", json::object{}}}},
+                            // MCP Apps (SEP-1865): the page renders views of this type.
+                            {"extensions", {{"io.modelcontextprotocol/ui", {{"mimeTypes", json::array{"text/html;profile=mcp-app"}}}}}}};
     if (!callbacks_.roots.empty()) options.roots = callbacks_.roots;
     options.on_notification = [weak, generation](std::string_view method, const json::value& params) {
         auto self = weak.lock();

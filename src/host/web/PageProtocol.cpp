@@ -1,5 +1,7 @@
 #include "host/web/PageProtocol.hpp"
 
+#include "host/coordinator/ToolNames.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/json/parse.hpp>
@@ -218,6 +220,12 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         fields.text("server");
         fields.text("uri");
         asio::co_spawn(executor_, read_resource(client, payload), asio::detached);
+    } else if (type == "app_request") {
+        fields.text("requestId");
+        fields.text("server");
+        fields.one_of("method", {"tools/call", "resources/read"});
+        fields.object("params");
+        asio::co_spawn(executor_, app_request(client, session, payload), asio::detached);
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
@@ -225,7 +233,7 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else {
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
-                                    "get_prompt, read_resource or clear");
+                                    "get_prompt, read_resource, app_request or clear");
     }
 }
 
@@ -250,18 +258,106 @@ asio::awaitable<void> PageProtocol::call_tool(std::shared_ptr<WebSocketClient> c
         const RegisteredTool* found = coordinator_.find_tool(tool);
         std::string server = found ? found->server : "";
         ++session->servers_in_use[server];
-        ToolOutcome outcome = co_await coordinator_.call_tool(tool, std::move(arguments), {});
+        std::optional<RegisteredTool> registered;
+        if (found) registered = *found;  // a copy: the registry may change during the call
+        ToolCallOptions options;  // named: g++ 12 mishandles a braced temporary inside co_await
+        ToolOutcome outcome = co_await coordinator_.call_tool(tool, std::move(arguments), std::move(options));
         if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
+        json::value app = nullptr;
+        if (apps && registered && !outcome.refused) app = co_await apps->app_for(*registered);
         log_.info("MCP", "tool_called_by_hand",
                   {{"sessionId", session->id()}, {"requestId", request_id}, {"tool", tool}, {"isError", outcome.is_error}});
-        send(*client, {{"type", "tool_result"},
-                       {"payload",
-                        {{"requestId", request_id},
-                         {"tool", tool},
-                         {"result", outcome.result},
-                         {"isError", outcome.is_error},
-                         {"durationMs", outcome.duration.count()}}}});
+        json::object payload{{"requestId", request_id},
+                             {"tool", tool},
+                             {"result", outcome.result},
+                             {"isError", outcome.is_error},
+                             {"durationMs", outcome.duration.count()}};
+        if (!app.is_null()) payload["app"] = std::move(app);
+        send(*client, {{"type", "tool_result"}, {"payload", std::move(payload)}});
     }
+}
+
+asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient> client,
+                                                std::shared_ptr<ChatSession> session, json::object payload) {
+    std::string request_id(payload.at("requestId").get_string());
+    std::string server_name(payload.at("server").get_string());
+    std::string method(payload.at("method").get_string());
+    json::object params;
+    if (auto* given = payload.if_contains("params"); given && given->is_object()) params = given->get_object();
+    json::value result = nullptr;
+    json::object error;
+    auto server = coordinator_.server(server_name);
+    if (!server || !server->client()) {
+        error = {{"code", -32000}, {"message", "the server " + server_name + " is not running"}};
+    } else if (method == "resources/read") {
+        auto* uri = params.if_contains("uri");
+        if (!uri || !uri->is_string()) {
+            error = {{"code", -32602}, {"message", "resources/read needs params.uri"}};
+        } else {
+            std::string failure;
+            json::array contents;
+            try {
+                auto items = co_await server->client()->read_resource(uri->get_string());
+                for (const auto& item : items) contents.push_back(item.to_json());
+            } catch (const std::exception& e) {
+                failure = e.what();
+            }
+            if (failure.empty()) result = json::object{{"contents", std::move(contents)}};
+            else error = {{"code", -32603}, {"message", failure}};
+        }
+    } else {
+        // tools/call: a view may call its own server's tools that are visible to apps.
+        auto* name = params.if_contains("name");
+        std::optional<RegisteredTool> tool;
+        if (name && name->is_string())
+            for (const auto& candidate : server->tools())
+                if (candidate.name == name->get_string())
+                    if (auto* registered = coordinator_.find_tool(qualified_tool_name(server_name, candidate.name)))
+                        tool = *registered;
+        if (!tool || !tool->visible_to_app) {
+            error = {{"code", -32602},
+                     {"message", "the view may call only its own server's tools that are visible to apps; " +
+                                     (name && name->is_string() ? std::string(name->get_string()) : std::string("(no name)")) +
+                                     " is not one"}};
+        } else {
+            json::object arguments;
+            if (auto* given = params.if_contains("arguments"); given && given->is_object()) arguments = given->get_object();
+            ToolCall call{new_id("app_call"), tool->qualified_name, arguments, {}, {}};
+            // A call the user must approve gets a card (the question opens one); it is closed the
+            // same way the model's calls are, so the transcript shows what the view did.
+            bool asks = tool->needs_approval && !session->always_allowed.contains(call.name);
+            std::string refusal;
+            bool allowed = co_await conversation_.approved(*session, call, *tool, refusal);
+            ToolOutcome outcome;
+            if (!allowed) {
+                error = {{"code", -32000}, {"message", refusal}};
+                outcome.result = {{"content", json::array{json::object{{"type", "text"}, {"text", refusal}}}}, {"isError", true}};
+                outcome.is_error = true;
+            } else {
+                ToolCallOptions options;
+                options.caller = "app";
+                outcome = co_await coordinator_.call_tool(tool->qualified_name, std::move(arguments), std::move(options));
+                result = outcome.result;
+            }
+            if (asks)
+                session->broadcast({{"type", "status"},
+                                    {"payload",
+                                     {{"state", "complete"},
+                                      {"tool", call.name},
+                                      {"server", server_name},
+                                      {"callId", call.id},
+                                      {"data", outcome.result},
+                                      {"isError", outcome.is_error},
+                                      {"durationMs", outcome.duration.count()},
+                                      {"message", "Called by the app's view"}}}});
+        }
+    }
+    json::object answer{{"requestId", request_id}};
+    if (!error.empty()) answer["error"] = std::move(error);
+    else answer["result"] = std::move(result);
+    log_.info("MCP", "app_request", {{"sessionId", session->id()}, {"server", server_name}, {"method", method},
+                                     {"refused", answer.contains("error")}});
+    send(*client, {{"type", "app_response"}, {"payload", std::move(answer)}});
 }
 
 asio::awaitable<void> PageProtocol::get_prompt(std::shared_ptr<WebSocketClient> client, json::object payload) {

@@ -32,6 +32,8 @@ public:
 
     /// Text for the page when no LLM is configured.
     std::string llm_help;
+    /// Views of MCP Apps for calls made by hand, and the target of app_request (none: no apps).
+    McpApps* apps = nullptr;
 
 private:
     void handle(const std::shared_ptr<WebSocketClient>& client, std::string_view text);
@@ -43,6 +45,8 @@ private:
                                            boost::json::object payload);
     boost::asio::awaitable<void> get_prompt(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
     boost::asio::awaitable<void> read_resource(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
+    boost::asio::awaitable<void> app_request(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,
+                                             boost::json::object payload);
 
     boost::asio::any_io_executor executor_;
     SessionManager& sessions_;

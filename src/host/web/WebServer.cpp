@@ -81,10 +81,10 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         response.set(web::field::cache_control, "no-store");
         response.set("X-Content-Type-Options", "nosniff");
         if (type.starts_with("text/html"))
-            // The page loads only its own files; MCP Apps run in sandboxed frames from blobs.
+            // The page loads only its own files; MCP Apps' views come from /apps/<id>, framed sandboxed.
             response.set("Content-Security-Policy",
                          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                         "frame-src blob: data:; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+                         "frame-src 'self'; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
                          "base-uri 'none'");
         response.body() = std::move(body);
         response.keep_alive(request.keep_alive());
@@ -113,6 +113,13 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         Target target = parse_target(request.target());
         if (target.path == "/oauth/callback" && options.on_oauth_callback && request.method() == web::verb::get)
             return reply(request, web::status::ok, options.on_oauth_callback(request.target()), "text/html; charset=utf-8");
+        if (target.path.starts_with("/apps/") && options.app_view && request.method() == web::verb::get) {
+            auto view = options.app_view(target.path.substr(6));
+            if (!view) return error(request, web::status::not_found, "no such view (they are kept for the latest 256 calls)");
+            Response response = reply(request, web::status::ok, std::move(view->first), "text/html; charset=utf-8");
+            response.set("Content-Security-Policy", view->second);
+            return response;
+        }
         if (!authorised(request, target))
             return error(request, web::status::unauthorized,
                          "this host is served beyond loopback and needs its token: open the address it printed");

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,9 @@ struct WebServerOptions {
     /// Served without the token: the authorization server's redirect cannot carry it, and the
     /// OAuth state in the query is what ties it to a sign-in.
     std::function<std::string(std::string_view target)> on_oauth_callback;
+    /// GET /apps/<id>: an MCP App's view (HTML and its Content-Security-Policy), or nothing.
+    /// Served without the token: the id is unguessable and the page frames it sandboxed.
+    std::function<std::optional<std::pair<std::string, std::string>>(const std::string& id)> app_view;
     /// A new page: `session_id` is what it asked to resume (may be empty).
     std::function<void(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id)> on_websocket;
     std::function<void(std::string_view)> log;
