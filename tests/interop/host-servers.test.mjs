@@ -55,11 +55,15 @@ describe('the three mcp.json formats and every transport', () => {
       },
     }, 'vscode.json');
     const claude = writeConfig(work.folder, {
-      mcpServers: { fs: { command: process.execPath, args: [path.join(here, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), work.folder] } },
+      mcpServers: {
+        fs: { command: process.execPath, args: [path.join(here, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), work.folder] },
+        memory: { command: process.execPath, args: [path.join(here, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+          env: { MEMORY_FILE_PATH: path.join(work.folder, 'memory.jsonl') } },
+      },
     }, 'claude.json');
 
     for (const [config, names, env] of [[seed, ['local', 'remote']], [vscode, ['ev', 'legacy', 'streamable'],
-      { GREETING_WORD: 'hello', HOST_TEST_HEADER: 'yes' }], [claude, ['fs']]]) {
+      { GREETING_WORD: 'hello', HOST_TEST_HEADER: 'yes' }], [claude, ['fs', 'memory']]]) {
       const host = await startHost({ config, llm, env });
       try {
         const page = await connectPage(host.port);
@@ -74,12 +78,25 @@ describe('the three mcp.json formats and every transport', () => {
         if (names.includes('remote')) {
           await chat(page, 'call remote__echo {"text":"over streamable http"}');
           assert.equal(resultText(lastCompleted(page)), 'over streamable http');
+          // The server restarts and forgets the session: the next call initializes a new one.
+          http.kill('SIGKILL');
+          await http.exited;
+          const again = startProcess(mcpkit, ['everything', '--http', `127.0.0.1:${httpPort}`]);
+          children.push(again);
+          await listening(again, httpPort, 'mcpkit everything --http (again)');
+          await chat(page, 'call remote__echo {"text":"after a restart"}');
+          assert.equal(resultText(lastCompleted(page)), 'after a restart');
         }
         if (names.includes('fs')) {
           fs.writeFileSync(path.join(work.folder, 'note.txt'), 'a note');
           page.send('call_tool', { requestId: 'read', tool: 'fs__read_text_file', arguments: { path: path.join(work.folder, 'note.txt') } });
           const read = await page.next('tool_result', (p) => p.requestId === 'read');
           assert.equal(read.result.content[0].text, 'a note');
+          page.send('call_tool', { requestId: 'remember', tool: 'memory__create_entities',
+            arguments: { entities: [{ name: 'mcpkit', entityType: 'project', observations: ['hosts chats'] }] } });
+          assert.equal((await page.next('tool_result', (p) => p.requestId === 'remember')).isError, false);
+          page.send('call_tool', { requestId: 'recall', tool: 'memory__read_graph', arguments: {} });
+          assert.match(JSON.stringify((await page.next('tool_result', (p) => p.requestId === 'recall')).result), /hosts chats/);
         }
         page.close();
       } finally {

@@ -27,7 +27,8 @@ before(async () => {
   const config = writeConfig(work.folder, {
     mcpServers: {
       everything: everythingServer(),
-      auto: everythingServer({ approval: 'auto' }),
+      auto: everythingServer({ approval: 'auto', allowedTools: ['echo', 'greet'] }),
+      limited: faultServer({ rateLimitPerMinute: 2 }),
       faults: faultServer({ timeoutMs: 800, circuitBreaker: { failures: 3, resetMs: 1500 } }),
       slowstart: { command: 'sh', args: ['-c', 'echo booting the slow server >&2; sleep 30'], initTimeout: 700 },
       missing: { command: '/nonexistent/mcp-server' },
@@ -35,7 +36,7 @@ before(async () => {
   });
   host = await startHost({ config, llm });
   page = await connectPage(host.port);
-  await page.next('servers', (p) => ['everything', 'auto', 'faults'].every(
+  await page.next('servers', (p) => ['everything', 'auto', 'faults', 'limited'].every(
     (name) => p.servers.find((s) => s.name === name)?.state === 'ready'));
 });
 
@@ -175,6 +176,24 @@ describe('servers that misbehave', () => {
     assert.match(health.servers.find((s) => s.name === 'slowstart').error, /did not start within 700 ms/);
     const flaky = health.tools['faults__flaky'];
     assert.ok(flaky.failures + flaky.toolErrors >= 3 && flaky.calls >= 4, 'reliability is counted per tool');
+  });
+});
+
+describe('what mcp.json allows', () => {
+  test('allowedTools: only those are offered', async () => {
+    const frame = page.frames.filter((f) => f.type === 'servers').at(-1).payload;
+    assert.deepEqual(frame.servers.find((s) => s.name === 'auto').tools.map((t) => t.name).sort(), ['echo', 'greet']);
+    await chat(page, 'call auto__count_slowly {"to":1}');
+    assert.match(resultText(lastCompleted()), /no tool named "auto__count_slowly"/);
+  });
+
+  test('rateLimitPerMinute: the call past the limit is refused with the limit named', async () => {
+    for (let i = 0; i < 2; ++i) {
+      await chat(page, 'call limited__pid {}');
+      assert.match(resultText(lastCompleted()), /^\d+$/);
+    }
+    await chat(page, 'call limited__pid {}');
+    assert.match(resultText(lastCompleted()), /limited to 2 calls per minute/);
   });
 });
 

@@ -184,6 +184,37 @@ describe('sessions', () => {
   });
 });
 
+describe('prompts and logs', () => {
+  test('a prompt used as a slash command becomes the user message; --log-json lines carry the ids', async () => {
+    const host = await startHost({ config, llm, args: ['--log-json'] });
+    try {
+      const page = await connectPage(host.port);
+      await page.next('servers', (p) => p.servers.some((s) => s.state === 'ready'));
+      llm.reset();
+      page.send('message', { text: 'and then some', prompt: { server: 'everything', name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } } });
+      const sent = await page.next('user_message');
+      assert.match(sent.message.content, /^Prompt with arguments: arg1='a', arg2='b'\n\nand then some$/);
+      await page.next('turn', (p) => p.state === 'finished');
+      assert.match(llm.requests[0].body.messages.at(-1).content, /arg1='a'/);
+      page.send('message', { prompt: { server: 'everything', name: 'no_such_prompt' } });
+      assert.equal((await page.next('turn', (p) => p.state === 'failed')).state, 'failed');
+      page.close();
+      await host.stop();
+      const lines = host.child.output.split('\n').filter((line) => line.startsWith('{'));
+      assert.ok(lines.length > 3);
+      const entries = lines.map((line) => JSON.parse(line));
+      const started = entries.find((entry) => entry.action === 'turn_started');
+      assert.equal(started.component, 'Orchestrator');
+      assert.equal(started.sessionId, page.connection.sessionId);
+      assert.match(started.requestId, /^turn_/);
+      assert.ok(entries.every((entry) => entry.time && entry.level && entry.component && entry.action));
+      assert.ok(!host.child.output.includes('test-key'), 'no API key in the log');
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
 describe('stale connections', () => {
   test('a client that stops answering pings is dropped after the heartbeat window', async () => {
     const host = await startHost({ config, llm, args: ['--heartbeat-seconds', '1'] });

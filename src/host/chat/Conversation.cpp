@@ -24,6 +24,8 @@ std::string new_id(std::string_view prefix) {
 
 namespace {
 
+constexpr std::size_t max_tools_per_request = 128;
+
 asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
     asio::steady_timer timer(co_await asio::this_coro::executor, delay);
     boost::system::error_code ec;
@@ -114,15 +116,28 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
 }
 
 asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id) {
-    HistoryWindow window = history_window(
-        session.history, {model_->settings().context_tokens - settings_.max_output_tokens, settings_.retain_newest});
+    std::vector<ToolDeclaration> tools = coordinator_.tools_for_model();
+    if (tools.size() > max_tools_per_request) {
+        // Providers and clients refuse more (OpenAI, VS Code): the first ones, in a stable order.
+        log_.warn("LLM", "tools_truncated", {{"sessionId", session.id()}, {"offered", tools.size()},
+                                             {"sent", max_tools_per_request}});
+        tools.resize(max_tools_per_request);
+    }
+    // The tools' declarations take room in the window too.
+    std::int64_t tool_tokens = 0;
+    for (const auto& tool : tools)
+        tool_tokens += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
+                       estimate_tokens(json::serialize(tool.input_schema));
+    std::int64_t budget = model_->settings().context_tokens - settings_.max_output_tokens - tool_tokens -
+                          estimate_tokens(settings_.system_prompt);
+    HistoryWindow window = history_window(session.history, {std::max<std::int64_t>(budget, 1024), settings_.retain_newest});
     ModelRequest request;
     request.system_prompt = settings_.system_prompt;
     if (window.omitted > 0)
         request.system_prompt += "\n\n(" + std::to_string(window.omitted) +
                                  " earlier messages of this conversation were left out to fit the context window.)";
     request.history = &window.messages;
-    request.tools = coordinator_.tools_for_model();
+    request.tools = std::move(tools);
     request.max_output_tokens = settings_.max_output_tokens;
     std::string turn_id = session.turn_id;
     for (int attempt = 0;; ++attempt) {

@@ -14,6 +14,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
@@ -172,9 +173,12 @@ std::optional<std::string> McpCoordinator::rate_limited(const RegisteredTool& to
     auto now = std::chrono::steady_clock::now();
     auto& recent = recent_calls_[tool.qualified_name];
     while (!recent.empty() && now - recent.front() > std::chrono::minutes(1)) recent.pop_front();
-    if (static_cast<double>(recent.size()) >= limit)
-        return "the tool " + tool.qualified_name + " is limited to " + json::serialize(json::value(limit)) +
+    if (static_cast<double>(recent.size()) >= limit) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", limit);
+        return "the tool " + tool.qualified_name + " is limited to " + text +
                " calls per minute (rateLimitPerMinute in mcp.json); try again in a minute";
+    }
     recent.push_back(now);
     return std::nullopt;
 }
