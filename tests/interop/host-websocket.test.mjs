@@ -159,6 +159,7 @@ describe('sessions', () => {
     try {
       const page = await connectPage(first.port);
       sessionId = page.connection.sessionId;
+      await page.next('servers', (p) => p.servers.some((s) => s.state === 'ready'));
       await chat(page, 'call everything__echo {"text":"kept"}');
       page.close();
     } finally {
