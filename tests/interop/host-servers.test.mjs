@@ -202,6 +202,17 @@ describe('what servers ask of the host', () => {
     assert.match(resultText(lastCompleted(page)), /accept/);
   });
 
+  test('URL-mode elicitation: the page gets the link, the server gets the answer', async () => {
+    page.send('message', { text: 'call ev__trigger-url-elicitation {"url":"https://example.com/consent","message":"Please consent"}' });
+    const request = await page.next('elicitation_request');
+    assert.equal(request.mode, 'url');
+    assert.equal(request.url, 'https://example.com/consent');
+    assert.equal(request.message, 'Please consent');
+    page.send('elicitation', { requestId: request.requestId, action: 'accept' });
+    await page.next('turn', (p) => p.state !== 'started');
+    assert.match(resultText(lastCompleted(page)), /accept/);
+  });
+
   test('progress notifications reach the page while the tool runs', async () => {
     const from = page.frames.length;
     await chat(page, 'call ev__trigger-long-running-operation {"duration":1,"steps":3}');
