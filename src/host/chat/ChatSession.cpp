@@ -12,7 +12,10 @@ ChatSession::ChatSession(boost::asio::any_io_executor executor, std::string id)
 
 void ChatSession::broadcast(const json::object& frame) {
     if (clients_.empty()) return;
-    auto text = std::make_shared<const std::string>(json::serialize(frame));
+    broadcast(std::make_shared<const std::string>(json::serialize(frame)));
+}
+
+void ChatSession::broadcast(const std::shared_ptr<const std::string>& text) {
     std::erase_if(clients_, [](const auto& weak) { return weak.expired(); });
     for (const auto& weak : clients_)
         if (auto client = weak.lock()) client->send(text);

@@ -37,6 +37,8 @@ public:
 
     /// Sends to every page showing this session.
     void broadcast(const boost::json::object& frame);
+    /// The same, already serialized (one text shared by every page).
+    void broadcast(const std::shared_ptr<const std::string>& text);
     void attach(const std::shared_ptr<SessionClient>& client);
     void detach(const SessionClient* client);
     std::size_t clients() const { return clients_.size(); }

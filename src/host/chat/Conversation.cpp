@@ -116,18 +116,22 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
 }
 
 asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id) {
-    std::vector<ToolDeclaration> tools = coordinator_.tools_for_model();
-    if (tools.size() > max_tools_per_request) {
+    ToolList tools = coordinator_.tools_for_model();
+    if (tools->size() > max_tools_per_request) {
         // Providers and clients refuse more (OpenAI, VS Code): the first ones, in a stable order.
-        log_.warn("LLM", "tools_truncated", {{"sessionId", session.id()}, {"offered", tools.size()},
+        log_.warn("LLM", "tools_truncated", {{"sessionId", session.id()}, {"offered", tools->size()},
                                              {"sent", max_tools_per_request}});
-        tools.resize(max_tools_per_request);
+        tools = std::make_shared<std::vector<ToolDeclaration>>(tools->begin(), tools->begin() + max_tools_per_request);
     }
-    // The tools' declarations take room in the window too.
-    std::int64_t tool_tokens = 0;
-    for (const auto& tool : tools)
-        tool_tokens += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
-                       estimate_tokens(json::serialize(tool.input_schema));
+    // The tools' declarations take room in the window too (counted once per list).
+    if (tools != counted_tools_) {
+        counted_tools_ = tools;
+        counted_tool_tokens_ = 0;
+        for (const auto& tool : *tools)
+            counted_tool_tokens_ += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
+                                    estimate_tokens(json::serialize(tool.input_schema));
+    }
+    std::int64_t tool_tokens = counted_tool_tokens_;
     std::int64_t budget = model_->settings().context_tokens - settings_.max_output_tokens - tool_tokens -
                           estimate_tokens(settings_.system_prompt);
     HistoryWindow window = history_window(session.history, {std::max<std::int64_t>(budget, 1024), settings_.retain_newest});
@@ -136,7 +140,7 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
     if (window.omitted > 0)
         request.system_prompt += "\n\n(" + std::to_string(window.omitted) +
                                  " earlier messages of this conversation were left out to fit the context window.)";
-    request.history = &window.messages;
+    request.history = std::span<const ChatMessage>(session.history).subspan(window.omitted);
     request.tools = std::move(tools);
     request.max_output_tokens = settings_.max_output_tokens;
     std::string turn_id = session.turn_id;
@@ -384,7 +388,7 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     }
     ModelRequest request;
     request.system_prompt = text_of(params, "systemPrompt");
-    request.history = &history;
+    request.history = history;
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
         request.max_output_tokens = std::max(1, max->to_number<int>());
     mcp::HttpClientOptions options;

@@ -90,6 +90,8 @@ private:
     HostLog& log_;
     ConversationSettings settings_;
     McpApps* apps_ = nullptr;
+    ToolList counted_tools_;
+    std::int64_t counted_tool_tokens_ = 0;
 };
 
 /// A random id for messages, turns and calls.

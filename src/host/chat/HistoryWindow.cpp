@@ -37,7 +37,6 @@ HistoryWindow history_window(const std::vector<ChatMessage>& history, const Hist
     HistoryWindow window;
     window.omitted = first;
     window.estimated_tokens = total;
-    window.messages.assign(history.begin() + static_cast<std::ptrdiff_t>(first), history.end());
     return window;
 }
 

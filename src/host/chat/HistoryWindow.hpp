@@ -20,8 +20,8 @@ struct HistoryWindowOptions {
 std::int64_t estimate_tokens(std::string_view text);
 std::int64_t estimate_tokens(const ChatMessage& message);
 
+/// The window is the history from `omitted` on (the caller sends that span; nothing is copied).
 struct HistoryWindow {
-    std::vector<ChatMessage> messages;
     std::size_t omitted = 0;
     std::int64_t estimated_tokens = 0;
 };

@@ -21,6 +21,8 @@ public:
     /// When an open tool closes again.
     Clock::time_point reopens_at(const std::string& tool) const;
     int failures(const std::string& tool) const;
+    /// No tool has a failure on record (none can be open).
+    bool empty() const { return records_.empty(); }
 
 private:
     struct Record {

@@ -144,6 +144,7 @@ void McpCoordinator::rebuild_registry() {
     }
     registry_ = std::move(registry);
     registry_stale_ = false;
+    model_tools_.reset();
 }
 
 const RegisteredTool* McpCoordinator::find_tool(const std::string& qualified_name) {
@@ -152,18 +153,35 @@ const RegisteredTool* McpCoordinator::find_tool(const std::string& qualified_nam
     return it == registry_.end() ? nullptr : &it->second;
 }
 
-std::vector<ToolDeclaration> McpCoordinator::tools_for_model() {
+ToolList McpCoordinator::tools_for_model() {
     rebuild_registry();
-    std::vector<ToolDeclaration> tools;
-    for (const auto& [name, tool] : registry_) {
-        auto server = this->server(tool.server);
-        if (!server || server->state() != ServerState::ready || circuit_open(tool.server, name)) continue;
-        if (!tool.visible_to_model) continue;  // an MCP App's own tool
-        std::string description = tool.tool.description;
-        if (description.empty() && tool.tool.title) description = *tool.tool.title;
-        tools.push_back({name, description, tool.tool.input_schema});
+    if (!model_tools_) {
+        auto tools = std::make_shared<std::vector<ToolDeclaration>>();
+        for (const auto& [name, tool] : registry_) {
+            auto server = this->server(tool.server);
+            if (!server || server->state() != ServerState::ready) continue;
+            if (!tool.visible_to_model) continue;  // an MCP App's own tool
+            std::string description = tool.tool.description;
+            if (description.empty() && tool.tool.title) description = *tool.tool.title;
+            tools->push_back({name, description, tool.tool.input_schema});
+        }
+        model_tools_ = std::move(tools);
     }
-    return tools;
+    // Open circuits are rare: without a failure on record the shared list is the answer.
+    bool any_failures = std::any_of(breakers_.begin(), breakers_.end(), [](const auto& entry) { return !entry.second.empty(); });
+    if (!any_failures) return model_tools_;
+    bool any_open = false;
+    for (const auto& declaration : *model_tools_)
+        if (const RegisteredTool* tool = find_tool(declaration.name); tool && circuit_open(tool->server, declaration.name)) {
+            any_open = true;
+            break;
+        }
+    if (!any_open) return model_tools_;
+    auto open_left_out = std::make_shared<std::vector<ToolDeclaration>>();
+    for (const auto& declaration : *model_tools_)
+        if (const RegisteredTool* tool = find_tool(declaration.name); tool && !circuit_open(tool->server, declaration.name))
+            open_left_out->push_back(declaration);
+    return open_left_out;
 }
 
 std::optional<std::string> McpCoordinator::rate_limited(const RegisteredTool& tool) {
@@ -198,7 +216,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         found = nullptr;  // what the caller may not call does not exist for it
     if (!found) {
         std::string names;
-        for (const auto& declaration : tools_for_model()) names += (names.empty() ? "" : ", ") + declaration.name;
+        for (const auto& declaration : *tools_for_model()) names += (names.empty() ? "" : ", ") + declaration.name;
         co_return refuse("There is no tool named \"" + qualified_name + "\". Available tools: " +
                          (names.empty() ? "none" : names) + ".");
     }

@@ -77,8 +77,9 @@ public:
     boost::asio::awaitable<void> reload(McpConfig config);
     boost::asio::awaitable<void> shutdown();
 
-    /// The tools to offer a model: every ready server's, minus open circuits.
-    std::vector<ToolDeclaration> tools_for_model();
+    /// The tools to offer a model: every ready server's, minus open circuits and app-only tools.
+    /// The same list is returned until something changes.
+    ToolList tools_for_model();
     const RegisteredTool* find_tool(const std::string& qualified_name);
     boost::asio::awaitable<ToolOutcome> call_tool(const std::string& qualified_name, boost::json::object arguments,
                                                   ToolCallOptions options);
@@ -102,6 +103,7 @@ private:
     std::vector<std::shared_ptr<ServerConnection>> servers_;
     std::map<std::string, RegisteredTool> registry_;
     bool registry_stale_ = true;
+    ToolList model_tools_;  ///< every ready tool the model may see, before open circuits are left out
     std::map<std::string, CircuitBreaker> breakers_;
     std::map<std::string, ToolMetrics> metrics_;
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_calls_;

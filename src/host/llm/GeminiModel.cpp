@@ -66,7 +66,36 @@ GeminiModel::GeminiModel(ModelSettings settings) : settings_(std::move(settings)
     while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
 }
 
-json::object GeminiModel::request_body(const ModelRequest& request) const {
+namespace {
+
+json::array declarations_of(const std::vector<ToolDeclaration>& tools) {
+    json::array declarations;
+    for (const auto& tool : tools) {
+        json::object declaration{{"name", tool.name}, {"description", tool.description}};
+        // A tool without parameters declares none (an empty object schema is refused by some models).
+        auto* properties = tool.input_schema.if_contains("properties");
+        if (properties && properties->is_object() && !properties->get_object().empty())
+            declaration["parametersJsonSchema"] = gemini_parameters_schema(tool.input_schema);
+        declarations.push_back(std::move(declaration));
+    }
+    return declarations;
+}
+
+}  // namespace
+
+std::string GeminiModel::request_text(const ModelRequest& request) {
+    std::string text = json::serialize(request_body(request, false));
+    if (!request.tools || request.tools->empty()) return text;
+    if (request.tools != cached_tools_) {
+        cached_tools_ = request.tools;
+        cached_tools_text_ = ",\"tools\":[{\"functionDeclarations\":" + json::serialize(declarations_of(*request.tools)) +
+                             "}],\"toolConfig\":{\"functionCallingConfig\":{\"mode\":\"AUTO\"}}";
+    }
+    text.insert(text.size() - 1, cached_tools_text_);  // before the closing brace
+    return text;
+}
+
+json::object GeminiModel::request_body(const ModelRequest& request, bool with_tools) const {
     json::array contents;
     // Consecutive tool results form one user turn, answering the model turn before them.
     auto append_part = [&](std::string_view role, json::object part) {
@@ -79,7 +108,7 @@ json::object GeminiModel::request_body(const ModelRequest& request) const {
         }
         contents.push_back({{"role", role}, {"parts", json::array{std::move(part)}}});
     };
-    for (const auto& message : *request.history) {
+    for (const auto& message : request.history) {
         switch (message.role) {
         case Role::user: append_part("user", {{"text", message.content}}); break;
         case Role::assistant:
@@ -99,7 +128,7 @@ json::object GeminiModel::request_body(const ModelRequest& request) const {
             json::object function{{"name", message.tool_name},
                                   {"response", message.is_error ? json::object{{"error", message.content}}
                                                                 : json::object{{"result", message.content}}}};
-            for (const auto& earlier : *request.history)
+            for (const auto& earlier : request.history)
                 for (const auto& call : earlier.tool_calls)
                     if (call.id == message.tool_call_id && call.provider_data.contains("id"))
                         function["id"] = call.provider_data.at("id");
@@ -113,17 +142,8 @@ json::object GeminiModel::request_body(const ModelRequest& request) const {
                        {{"temperature", settings_.temperature}, {"maxOutputTokens", request.max_output_tokens}}}};
     if (!request.system_prompt.empty())
         body["systemInstruction"] = {{"parts", json::array{json::object{{"text", request.system_prompt}}}}};
-    if (!request.tools.empty()) {
-        json::array declarations;
-        for (const auto& tool : request.tools) {
-            json::object declaration{{"name", tool.name}, {"description", tool.description}};
-            // A tool without parameters declares none (an empty object schema is refused by some models).
-            auto* properties = tool.input_schema.if_contains("properties");
-            if (properties && properties->is_object() && !properties->get_object().empty())
-                declaration["parametersJsonSchema"] = gemini_parameters_schema(tool.input_schema);
-            declarations.push_back(std::move(declaration));
-        }
-        body["tools"] = json::array{json::object{{"functionDeclarations", std::move(declarations)}}};
+    if (with_tools && request.tools && !request.tools->empty()) {
+        body["tools"] = json::array{json::object{{"functionDeclarations", declarations_of(*request.tools)}}};
         body["toolConfig"] = {{"functionCallingConfig", {{"mode", "AUTO"}}}};
     }
     return body;
@@ -135,7 +155,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.method = "POST";
     post.url = settings_.base_url + "/v1beta/models/" + settings_.model + ":streamGenerateContent?alt=sse";
     post.headers = {{"Content-Type", "application/json"}, {"x-goog-api-key", settings_.api_key}};
-    post.body = json::serialize(request_body(request));
+    post.body = request_text(request);
 
     ModelReply reply;
     std::size_t calls = 0;

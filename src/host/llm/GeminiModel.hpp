@@ -16,11 +16,15 @@ public:
                                                std::function<void(std::string_view)> on_text) override;
     const ModelSettings& settings() const override { return settings_; }
 
-    /// The request body for `request` (public for tests).
-    boost::json::object request_body(const ModelRequest& request) const;
+    /// The request body for `request` (public for tests); without the tools when `with_tools` is false.
+    boost::json::object request_body(const ModelRequest& request, bool with_tools = true) const;
+    /// The same, serialized, with the tools' part reused from the last request with that list.
+    std::string request_text(const ModelRequest& request);
 
 private:
     ModelSettings settings_;
+    ToolList cached_tools_;
+    std::string cached_tools_text_;
 };
 
 /// An MCP input schema as Gemini's parametersJsonSchema takes it: $schema and keywords outside

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,10 +29,15 @@ struct ToolDeclaration {
     boost::json::object input_schema;
 };
 
+/// The tools offered, shared: the same list serves every request until the servers change, and
+/// the providers keep its serialized form for as long as they see the same list.
+using ToolList = std::shared_ptr<const std::vector<ToolDeclaration>>;
+
 struct ModelRequest {
     std::string system_prompt;
-    const std::vector<ChatMessage>* history = nullptr;
-    std::vector<ToolDeclaration> tools;
+    /// The messages to send, in order (a window onto the session's history, not a copy).
+    std::span<const ChatMessage> history;
+    ToolList tools;  ///< null or empty: none
     int max_output_tokens = 4096;
 };
 

@@ -13,10 +13,33 @@ OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(s
     while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
 }
 
-json::object OpenAiChatModel::request_body(const ModelRequest& request) const {
+namespace {
+
+json::array tool_array(const std::vector<ToolDeclaration>& tools) {
+    json::array array;
+    for (const auto& tool : tools)
+        array.push_back({{"type", "function"},
+                         {"function", {{"name", tool.name}, {"description", tool.description}, {"parameters", tool.input_schema}}}});
+    return array;
+}
+
+}  // namespace
+
+std::string OpenAiChatModel::request_text(const ModelRequest& request) {
+    std::string text = json::serialize(request_body(request, false));
+    if (!request.tools || request.tools->empty()) return text;
+    if (request.tools != cached_tools_) {
+        cached_tools_ = request.tools;
+        cached_tools_text_ = ",\"tools\":" + json::serialize(tool_array(*request.tools)) + ",\"tool_choice\":\"auto\"";
+    }
+    text.insert(text.size() - 1, cached_tools_text_);  // before the closing brace
+    return text;
+}
+
+json::object OpenAiChatModel::request_body(const ModelRequest& request, bool with_tools) const {
     json::array messages;
     if (!request.system_prompt.empty()) messages.push_back({{"role", "system"}, {"content", request.system_prompt}});
-    for (const auto& message : *request.history) {
+    for (const auto& message : request.history) {
         switch (message.role) {
         case Role::user: messages.push_back({{"role", "user"}, {"content", message.content}}); break;
         case Role::assistant: {
@@ -45,13 +68,8 @@ json::object OpenAiChatModel::request_body(const ModelRequest& request) const {
                       {"stream_options", {{"include_usage", true}}},
                       {"temperature", settings_.temperature},
                       {"max_tokens", request.max_output_tokens}};
-    if (!request.tools.empty()) {
-        json::array tools;
-        for (const auto& tool : request.tools)
-            tools.push_back({{"type", "function"},
-                             {"function",
-                              {{"name", tool.name}, {"description", tool.description}, {"parameters", tool.input_schema}}}});
-        body["tools"] = std::move(tools);
+    if (with_tools && request.tools && !request.tools->empty()) {
+        body["tools"] = tool_array(*request.tools);
         body["tool_choice"] = "auto";
     }
     return body;
@@ -64,7 +82,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
     post.url = settings_.base_url + "/chat/completions";
     post.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
     if (!settings_.api_key.empty()) post.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
-    post.body = json::serialize(request_body(request));
+    post.body = request_text(request);
 
     ModelReply reply;
     ToolCallAccumulator calls;

@@ -59,7 +59,7 @@ public:
     boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
                                                std::function<void(std::string_view)> on_text) override {
         std::vector<ChatMessage> history;
-        for (const auto& message : *request.history) {
+        for (const auto& message : request.history) {
             ChatMessage copy = message;
             if (message.role == Role::assistant) {
                 for (const auto& call : message.tool_calls)
@@ -74,10 +74,10 @@ public:
             history.push_back(std::move(copy));
         }
         ModelRequest plain;
-        plain.history = &history;
+        plain.history = history;
         plain.max_output_tokens = request.max_output_tokens;
         plain.system_prompt = request.system_prompt;
-        if (!request.tools.empty()) plain.system_prompt += "\n\n" + text_tool_prompt(request.tools);
+        if (request.tools && !request.tools->empty()) plain.system_prompt += "\n\n" + text_tool_prompt(*request.tools);
         ModelReply reply = co_await inner_->generate(plain, http, std::move(on_text));
         reply.tool_calls = extract_text_tool_calls(reply.text);
         co_return reply;

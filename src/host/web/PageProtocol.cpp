@@ -85,8 +85,8 @@ json::object PageProtocol::servers_frame() {
 }
 
 void PageProtocol::broadcast_servers() {
-    json::object frame = servers_frame();
-    for (const auto& [id, session] : sessions_.sessions()) session->broadcast(frame);
+    servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
+    for (const auto& [id, session] : sessions_.sessions()) session->broadcast(servers_text_);
 }
 
 void PageProtocol::open(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id) {
@@ -111,7 +111,8 @@ void PageProtocol::open(const std::shared_ptr<WebSocketClient>& client, const st
         json::array messages;
         for (const auto& message : session->history) messages.push_back(message.to_json());
         send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
-        send(*page, servers_frame());
+        if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
+        page->send(servers_text_);
         send(*page, {{"type", "usage"},
                      {"payload",
                       {{"promptTokens", session->usage.prompt_tokens},

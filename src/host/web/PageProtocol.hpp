@@ -48,6 +48,8 @@ private:
     boost::asio::awaitable<void> app_request(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,
                                              boost::json::object payload);
 
+    /// The last `servers` frame, serialized once for every page that opens until the next change.
+    std::shared_ptr<const std::string> servers_text_;
     boost::asio::any_io_executor executor_;
     SessionManager& sessions_;
     Conversation& conversation_;

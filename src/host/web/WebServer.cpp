@@ -133,7 +133,6 @@ struct WebServer::State : std::enable_shared_from_this<State> {
                 return error(request, web::status::forbidden, "a WebSocket to /ws is accepted only from this host's page");
             auto client = std::make_shared<WebSocketClient>(std::move(*stream), options.websocket);
             client->id = "conn_" + std::to_string(++next_client);
-            client->user_agent = std::string(request[web::field::user_agent]);
             if (options.on_websocket) options.on_websocket(client, target.session_id);
             asio::co_spawn(executor, client->run(std::move(request)), asio::detached);
             return std::nullopt;

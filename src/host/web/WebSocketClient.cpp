@@ -33,6 +33,7 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
     socket_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& response) { response.set(beast::http::field::server, "mcpkit-host"); }));
     auto [accept_error] = co_await socket_.async_accept(request, use_tuple);
+    request = {};  // its header fields are not needed again; an idle page keeps only what it must
     if (accept_error) co_return;
     open_ = true;
     if (on_open) on_open();
@@ -58,6 +59,7 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
             on_message(text);
         }
         buffer.consume(buffer.size());
+        buffer.shrink_to_fit();  // an idle page holds no read buffer
     }
     open_ = false;
     closed_ = true;
@@ -89,10 +91,11 @@ asio::awaitable<void> WebSocketClient::write_queued() {
         auto [ec, n] = co_await socket_.async_write(asio::buffer(*frame), use_tuple);
         if (queue_.empty()) break;  // closed meanwhile
         queued_bytes_ -= frame->size();
-        queue_.pop_front();
+        queue_.erase(queue_.begin());
         if (ec) break;
     }
     writing_ = false;
+    if (queue_.empty()) queue_.shrink_to_fit();
 }
 
 void WebSocketClient::close() {

@@ -12,7 +12,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
-#include <deque>
+#include <vector>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,14 +40,15 @@ public:
 
     std::string id;
     std::string session_id;
-    std::string user_agent;
     std::int64_t connected_at = 0;
 
 private:
     boost::asio::awaitable<void> write_queued();
     boost::beast::websocket::stream<boost::beast::tcp_stream> socket_;
     WebSocketLimits limits_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
+    /// Frames waiting to be written. A vector: an idle page's queue holds no memory (an empty
+    /// std::deque already holds over 500 bytes), and it is short when it is not empty.
+    std::vector<std::shared_ptr<const std::string>> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool open_ = false;
