@@ -14,6 +14,7 @@
 #include <boost/json/object.hpp>
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <string>
@@ -60,16 +61,27 @@ public:
     // The turn in progress.
     bool turn_running = false;
     std::string turn_id;
-    mcp::CancellationSource stop;
+    /// A new stop switch for a new turn (made only then: an idle page's session holds none).
+    void arm_stop() { stop_.emplace(); }
+    void request_stop(const std::string& reason) {
+        if (stop_) stop_->cancel(reason);
+    }
+    bool stopped() const { return stop_ && stop_->cancelled(); }
+    mcp::CancellationToken stop_token() const { return stop_ ? stop_->token() : mcp::CancellationToken(); }
     /// The LLM connection, closed to abort a stream; made on the first turn.
     std::unique_ptr<mcp::HttpClient> llm_http;
     /// Servers with a call of this session running (a server's own requests are routed here).
     std::map<std::string, int> servers_in_use;
+    /// Whether the store has this session yet (written at its first message, not at its first page)
+    /// and when its activity was last written there.
+    bool in_store = false;
+    std::int64_t stored_active = 0;
 
 private:
     std::string id_;
     std::vector<std::weak_ptr<SessionClient>> clients_;
     std::map<std::string, boost::json::object> questions_;
+    std::optional<mcp::CancellationSource> stop_;
 };
 
 }  // namespace mcpkit::host

@@ -53,6 +53,11 @@ Conversation::Conversation(asio::any_io_executor executor, McpCoordinator& coord
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
     try {
+        if (!session.in_store) {
+            store_.touch(session.id(), session.created_at, message.created_at);
+            session.in_store = true;
+            session.stored_active = message.created_at;
+        }
         store_.append(session.id(), message);
     } catch (const std::exception& e) {
         log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
@@ -77,7 +82,7 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
 
 void Conversation::stop(ChatSession& session) {
     if (!session.turn_running) return;
-    session.stop.cancel("stopped by the user");
+    session.request_stop("stopped by the user");
     if (session.llm_http) session.llm_http->close();
     session.answers.cancel_all();
 }
@@ -166,7 +171,7 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         } catch (const std::exception& e) {
             failure = ModelError(e.what(), 0, false);
         }
-        if (session.stop.cancelled()) throw ModelError("stopped", 0, false);
+        if (session.stopped()) throw ModelError("stopped", 0, false);
         // The stream was closed under a stopped turn, or failed: a fresh connection next time.
         session.llm_http.reset();
         log_.warn("LLM", "request_failed",
@@ -177,14 +182,14 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         auto delay = std::max(settings_.retry_delay, failure->retry_after.value_or(std::chrono::milliseconds(0)));
         delay = std::min(delay, std::chrono::milliseconds(std::chrono::seconds(30)));
         co_await sleep_for(delay);
-        if (session.stop.cancelled()) throw ModelError("stopped", 0, false);
+        if (session.stopped()) throw ModelError("stopped", 0, false);
     }
 }
 
 asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> session, UserInput input) {
     session->turn_running = true;
     session->turn_id = new_id("turn");
-    session->stop = mcp::CancellationSource();
+    session->arm_stop();
     std::string turn_id = session->turn_id;
     session->broadcast(turn_frame("started", turn_id));
     log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
@@ -216,7 +221,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
             record(*session, std::move(assistant));
             if (reply.tool_calls.empty()) break;
             for (const auto& call : reply.tool_calls) {
-                if (session->stop.cancelled()) {
+                if (session->stopped()) {
                     // Every call gets its answer, or providers refuse the history next time.
                     ChatMessage skipped;
                     skipped.id = new_id("msg");
@@ -232,7 +237,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                 }
                 co_await run_tool_call(session, call);
             }
-            if (session->stop.cancelled()) break;
+            if (session->stopped()) break;
             if (step + 1 == settings_.max_steps) {
                 state = "failed";
                 message = "The model kept calling tools for " + std::to_string(settings_.max_steps) +
@@ -243,7 +248,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         state = "failed";
         message = e.what();
     }
-    if (session->stop.cancelled()) {
+    if (session->stopped()) {
         state = "stopped";
         message.clear();
     } else if (state == "failed" && model_ && !message.empty()) {
@@ -275,7 +280,7 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
     auto answer = co_await session.answers.wait(call.id, settings_.approval_timeout);
     session.forget_question(call.id);
     if (!answer) {
-        refusal = session.stop.cancelled() ? "The user stopped the turn before approving this call."
+        refusal = session.stopped() ? "The user stopped the turn before approving this call."
                                            : "The user did not approve this call in time.";
         co_return false;
     }
@@ -315,7 +320,7 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
         ++session->servers_in_use[server];
         ToolCallOptions options;
         options.caller = "model";
-        options.cancellation = session->stop.token();
+        options.cancellation = session->stop_token();
         std::weak_ptr<ChatSession> weak = session;
         std::string call_id = call.id;
         options.on_progress = [weak, call_id](double progress, std::optional<double> total, const std::string& text) {

@@ -34,6 +34,8 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
             session->usage = stored->usage;
             session->created_at = stored->created_at;
             session->last_active = stored->last_active;
+            session->in_store = true;
+            session->stored_active = stored->last_active;
             sessions_[id] = session;
             resumed = true;
             return session;
@@ -41,7 +43,6 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
     }
     auto session = std::make_shared<ChatSession>(executor_, new_id("session"));
     session->created_at = session->last_active = now_milliseconds();
-    store_.touch(session->id(), session->created_at, session->last_active);
     sessions_[session->id()] = session;
     return session;
 }
@@ -55,13 +56,19 @@ void SessionManager::clear(ChatSession& session) {
     session.history.clear();
     session.usage = {};
     session.always_allowed.clear();
+    if (!session.in_store) return;
     store_.clear(session.id());
     store_.set_usage(session.id(), session.usage);
 }
 
 void SessionManager::touch(ChatSession& session) {
     session.last_active = now_milliseconds();
-    store_.touch(session.id(), session.created_at, session.last_active);
+    // The store hears of activity at most once a minute: its clock only decides, in days, when a
+    // session is forgotten, and a write per frame would cost more than the frame.
+    if (session.in_store && session.last_active - session.stored_active > 60000) {
+        store_.touch(session.id(), session.created_at, session.last_active);
+        session.stored_active = session.last_active;
+    }
 }
 
 std::size_t SessionManager::cleanup(std::chrono::milliseconds memory_idle, std::chrono::milliseconds store_idle) {

@@ -93,42 +93,51 @@ void PageProtocol::open(const std::shared_ptr<WebSocketClient>& client, const st
     bool resumed = false;
     std::shared_ptr<ChatSession> session = sessions_.open(session_id, resumed);
     client->session_id = session->id();
+    client->resumed = resumed;
     client->connected_at = now_milliseconds();
-    std::weak_ptr<WebSocketClient> weak = client;
-    client->on_open = [this, weak, session, resumed] {
-        auto page = weak.lock();
-        if (!page) return;
-        session->attach(page);
-        sessions_.touch(*session);
-        log_.info("WebSocket", resumed ? "reconnected" : "connected",
-                  {{"sessionId", session->id()}, {"connectionId", page->id}, {"pages", session->clients()}});
-        send(*page, {{"type", "connection"},
-                     {"payload",
-                      {{"state", resumed ? "reconnected" : "connected"},
-                       {"message", resumed ? "Welcome back." : "Hello! I'm an AI assistant that can help answer questions "
-                                                               "and use tools to get information."},
-                       {"sessionId", session->id()}}}});
-        json::array messages;
-        for (const auto& message : session->history) messages.push_back(message.to_json());
-        send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
-        if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
-        page->send(servers_text_);
-        send(*page, {{"type", "usage"},
-                     {"payload",
-                      {{"promptTokens", session->usage.prompt_tokens},
-                       {"completionTokens", session->usage.completion_tokens},
-                       {"totalTokens", session->usage.total_tokens}}}});
-        if (session->turn_running)
-            send(*page, {{"type", "turn"}, {"payload", {{"state", "started"}, {"turnId", session->turn_id}}}});
-        for (const auto& question : session->open_questions()) send(*page, question);
-    };
-    client->on_message = [this, weak](std::string_view text) {
-        if (auto page = weak.lock()) handle(page, text);
-    };
-    client->on_close = [this, weak, session] {
-        if (auto page = weak.lock()) session->detach(page.get());
-        log_.info("WebSocket", "disconnected", {{"sessionId", session->id()}, {"pages", session->clients()}});
-    };
+    client->handler = this;
+}
+
+void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
+    auto session = sessions_.find(page->session_id);
+    if (!session) {
+        page->send(error_frame("this connection's session ended; reload the page"));
+        page->close();
+        return;
+    }
+    bool resumed = page->resumed;
+    session->attach(page);
+    sessions_.touch(*session);
+    log_.info("WebSocket", resumed ? "reconnected" : "connected",
+              {{"sessionId", session->id()}, {"connectionId", page->id}, {"pages", session->clients()}});
+    send(*page, {{"type", "connection"},
+                 {"payload",
+                  {{"state", resumed ? "reconnected" : "connected"},
+                   {"message", resumed ? "Welcome back." : "Hello! I'm an AI assistant that can help answer questions "
+                                                           "and use tools to get information."},
+                   {"sessionId", session->id()}}}});
+    json::array messages;
+    for (const auto& message : session->history) messages.push_back(message.to_json());
+    send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
+    if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
+    page->send(servers_text_);
+    send(*page, {{"type", "usage"},
+                 {"payload",
+                  {{"promptTokens", session->usage.prompt_tokens},
+                   {"completionTokens", session->usage.completion_tokens},
+                   {"totalTokens", session->usage.total_tokens}}}});
+    if (session->turn_running)
+        send(*page, {{"type", "turn"}, {"payload", {{"state", "started"}, {"turnId", session->turn_id}}}});
+    for (const auto& question : session->open_questions()) send(*page, question);
+}
+
+void PageProtocol::received(const std::shared_ptr<WebSocketClient>& page, std::string_view text) { handle(page, text); }
+
+void PageProtocol::closed(const std::shared_ptr<WebSocketClient>& page) {
+    auto session = sessions_.find(page->session_id);
+    if (!session) return;
+    session->detach(page.get());
+    log_.info("WebSocket", "disconnected", {{"sessionId", session->id()}, {"pages", session->clients()}});
 }
 
 void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::string_view text) {

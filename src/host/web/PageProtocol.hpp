@@ -18,7 +18,7 @@
 
 namespace mcpkit::host {
 
-class PageProtocol {
+class PageProtocol : public WebSocketHandler {
 public:
     PageProtocol(boost::asio::any_io_executor executor, SessionManager& sessions, Conversation& conversation,
                  McpCoordinator& coordinator, HostLog& log);
@@ -26,6 +26,9 @@ public:
     /// A page connected and asked for `session_id`: attaches it and greets it (connection,
     /// history, servers, the questions still open).
     void open(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id);
+    void opened(const std::shared_ptr<WebSocketClient>& client) override;
+    void received(const std::shared_ptr<WebSocketClient>& client, std::string_view text) override;
+    void closed(const std::shared_ptr<WebSocketClient>& client) override;
     /// The `servers` frame, sent to every page on a change.
     boost::json::object servers_frame();
     void broadcast_servers();

@@ -36,7 +36,7 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
     request = {};  // its header fields are not needed again; an idle page keeps only what it must
     if (accept_error) co_return;
     open_ = true;
-    if (on_open) on_open();
+    if (handler) handler->opened(self);
     if (!queue_.empty() && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
     beast::flat_buffer buffer;
     for (;;) {
@@ -54,9 +54,9 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
             // Binary frames mean nothing here; say so the way the protocol says it.
             std::string refusal = R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})";
             send(std::make_shared<const std::string>(std::move(refusal)));
-        } else if (on_message) {
+        } else if (handler) {
             std::string_view text(static_cast<const char*>(buffer.cdata().data()), buffer.size());
-            on_message(text);
+            handler->received(self, text);
         }
         buffer.consume(buffer.size());
         buffer.shrink_to_fit();  // an idle page holds no read buffer
@@ -64,10 +64,8 @@ asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::str
     open_ = false;
     closed_ = true;
     queue_.clear();
-    if (on_close) on_close();
-    on_message = nullptr;
-    on_close = nullptr;
-    on_open = nullptr;
+    if (handler) handler->closed(self);
+    handler = nullptr;
 }
 
 void WebSocketClient::send(std::shared_ptr<const std::string> frame) {

@@ -25,6 +25,18 @@ struct WebSocketLimits {
     std::size_t max_queued_bytes = 32u << 20;
 };
 
+class WebSocketClient;
+
+/// What happens to a page's connection, told to whoever serves the pages (one object for all of
+/// them: an idle page then costs a pointer, not three callbacks).
+class WebSocketHandler {
+public:
+    virtual ~WebSocketHandler() = default;
+    virtual void opened(const std::shared_ptr<WebSocketClient>& client) = 0;
+    virtual void received(const std::shared_ptr<WebSocketClient>& client, std::string_view text) = 0;
+    virtual void closed(const std::shared_ptr<WebSocketClient>& client) = 0;
+};
+
 class WebSocketClient : public SessionClient, public std::enable_shared_from_this<WebSocketClient> {
 public:
     WebSocketClient(boost::beast::tcp_stream stream, WebSocketLimits limits);
@@ -34,13 +46,12 @@ public:
     void send(std::shared_ptr<const std::string> frame) override;
     void close();
 
-    std::function<void(std::string_view text)> on_message;
-    std::function<void()> on_open;
-    std::function<void()> on_close;
+    WebSocketHandler* handler = nullptr;
 
     std::string id;
     std::string session_id;
     std::int64_t connected_at = 0;
+    bool resumed = false;  ///< the page asked for a session that existed
 
 private:
     boost::asio::awaitable<void> write_queued();
