@@ -220,7 +220,7 @@ private:
             McpConfig config = load_mcp_config(options_.config_path, process_environment());
             log_.info("Host", "config_reloaded", {{"reason", why}, {"servers", config.servers.size()}});
             asio::co_spawn(io_, coordinator_.reload(std::move(config)), asio::detached);
-        } catch (const ConfigError& e) {
+        } catch (const std::exception& e) {
             // A half-edited file must not take the running servers down.
             log_.error("Host", "config_refused", {{"reason", why}, {"error", e.what()}, {"kept", "the previous configuration"}});
         }

@@ -105,6 +105,14 @@ describe('Origin, Host and token', () => {
       assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 401);
       assert.equal((await fetch(`http://127.0.0.1:${port}/?token=sesame`)).status, 200);
       assert.equal((await fetch(`http://127.0.0.1:${port}/health`, { headers: { Authorization: 'Bearer sesame' } })).status, 200);
+      // The page's own files and WebSocket get the token as an HttpOnly cookie set by the page.
+      const opened = await fetch(`http://127.0.0.1:${port}/?token=sesame`);
+      const cookie = opened.headers.get('set-cookie');
+      assert.match(cookie, /^mcpkit_host_token=sesame; HttpOnly; SameSite=Strict; Path=\//);
+      assert.equal(opened.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`)).status, 401);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`, { headers: { Cookie: 'other=1; mcpkit_host_token=sesame' } })).status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`, { headers: { Cookie: 'mcpkit_host_token=wrong' } })).status, 401);
       await assert.rejects(connectPage(port));
     } finally {
       await host.stop();

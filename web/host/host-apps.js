@@ -91,6 +91,8 @@ export function createApps({ request, sendMessage }) {
         try { url = new URL(params.url); } catch { throw rpcError(-32000, 'Invalid URL'); }
         // Only web pages: no javascript:, data:, file: or custom schemes from a server's page.
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw rpcError(-32000, 'Only http and https links are opened');
+        // Never this host itself: a view must not reach the chat (its own /apps/ URL, the page).
+        if (url.origin === location.origin) throw rpcError(-32000, 'Links to the host itself are not opened');
         window.open(url.href, '_blank', 'noopener,noreferrer');
         return {};
       },

@@ -9,6 +9,15 @@ import { renderMarkdown } from './host-markdown.js';
 import { createServerPanel } from './host-servers.js';
 import { createTranscript } from './host-transcript.js';
 
+// Served beyond loopback, the page was opened with ?token=; the host answered with an HttpOnly
+// cookie that its scripts and WebSocket carry from now on, so the token leaves the address bar
+// (and the history, and anything that could read the address).
+if (new URL(location.href).searchParams.has('token')) {
+  const clean = new URL(location.href);
+  clean.searchParams.delete('token');
+  history.replaceState(history.state, '', clean.pathname + clean.search + clean.hash);
+}
+
 const SESSION_KEY = 'mcpkit.host.sessionId';
 const $ = (id) => document.getElementById(id);
 const view = {

@@ -52,7 +52,10 @@ std::string app_content_security_policy(const json::object& declared) {
            resources + "; img-src 'self' data:" + resources + "; font-src 'self'" + resources +
            "; media-src 'self' data:" + resources + "; connect-src " + (connect.empty() ? "'none'" : connect.substr(1)) +
            "; frame-src " + (frames.empty() ? "'none'" : frames.substr(1)) + "; base-uri " +
-           (bases.empty() ? "'self'" : bases.substr(1)) + "; object-src 'none'; frame-ancestors 'self'";
+           (bases.empty() ? "'self'" : bases.substr(1)) + "; object-src 'none'; frame-ancestors 'self'" +
+           // Sandboxed by the header too, not only by the page's iframe: opened on its own (a link
+           // to its URL) the view still gets an opaque origin, never the host's.
+           "; sandbox allow-scripts allow-forms";
 }
 
 std::string McpApps::keep(AppView view) {

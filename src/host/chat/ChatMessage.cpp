@@ -2,6 +2,9 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <sys/random.h>
+
+#include <cerrno>
 #include <chrono>
 #include <stdexcept>
 
@@ -15,6 +18,24 @@ std::string_view role_name(Role role) {
     case Role::tool: return "tool";
     }
     return "user";
+}
+
+std::string new_id(std::string_view prefix) {
+    unsigned char bytes[16];
+    std::size_t got = 0;
+    while (got < sizeof bytes) {
+        ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+        if (n > 0) got += static_cast<std::size_t>(n);
+        else if (errno != EINTR) throw std::runtime_error("getrandom failed");
+    }
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string id(prefix);
+    id += '_';
+    for (unsigned char byte : bytes) {
+        id += digits[byte >> 4];
+        id += digits[byte & 15];
+    }
+    return id;
 }
 
 std::int64_t now_milliseconds() {

@@ -47,4 +47,8 @@ std::string tool_result_text(const boost::json::value& result);
 
 std::int64_t now_milliseconds();
 
+/// A random id ("prefix_" + 32 hex digits, 128 bits from the kernel): session ids resume a
+/// conversation and view ids are served without the token, so they must not be guessable.
+std::string new_id(std::string_view prefix);
+
 }  // namespace mcpkit::host

@@ -9,18 +9,11 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <random>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-std::string new_id(std::string_view prefix) {
-    static thread_local std::mt19937_64 random{std::random_device{}()};
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(random()));
-    return std::string(prefix) + "_" + text;
-}
 
 namespace {
 
@@ -159,6 +152,21 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         bool streamed = false;
         std::optional<ModelError> failure;
         try {
+            // A stream that stalls is cut after the limit; the turn then fails (or retries) as for
+            // any broken stream, instead of waiting for someone to press Stop.
+            auto limit = std::make_shared<asio::steady_timer>(executor_, settings_.model_request_limit);
+            auto waiting = std::make_shared<bool>(true);  // false once this request is over
+            limit->async_wait([http = session.llm_http.get(), limit, waiting](boost::system::error_code ec) {
+                if (!ec && *waiting) http->close();
+            });
+            struct CancelLimit {
+                std::shared_ptr<asio::steady_timer> timer;
+                std::shared_ptr<bool> waiting;
+                ~CancelLimit() {
+                    *waiting = false;
+                    timer->cancel();
+                }
+            } cancel_limit{limit, waiting};
             std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
                 streamed = true;
                 session.broadcast({{"type", "text"},
@@ -181,7 +189,9 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         if (!failure->transient || streamed || attempt >= settings_.retries) throw *failure;
         auto delay = std::max(settings_.retry_delay, failure->retry_after.value_or(std::chrono::milliseconds(0)));
         delay = std::min(delay, std::chrono::milliseconds(std::chrono::seconds(30)));
-        co_await sleep_for(delay);
+        // Slept in short steps so that Stop is heard during a long Retry-After.
+        for (auto slept = std::chrono::milliseconds(0); slept < delay && !session.stopped(); slept += std::chrono::milliseconds(100))
+            co_await sleep_for(std::min(std::chrono::milliseconds(100), delay - slept));
         if (session.stopped()) throw ModelError("stopped", 0, false);
     }
 }

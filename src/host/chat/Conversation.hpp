@@ -30,6 +30,8 @@ struct ConversationSettings {
     std::chrono::milliseconds approval_timeout{std::chrono::minutes(10)};
     std::size_t retain_newest = 6;
     int max_output_tokens = 4096;
+    /// The longest one model request may take, streaming included.
+    std::chrono::milliseconds model_request_limit{std::chrono::minutes(5)};
     /// HTTPS: a PEM file of certificate authorities for the LLM (tests use their own CA).
     std::string ca_file;
 };
@@ -94,7 +96,5 @@ private:
     std::int64_t counted_tool_tokens_ = 0;
 };
 
-/// A random id for messages, turns and calls.
-std::string new_id(std::string_view prefix);
 
 }  // namespace mcpkit::host

@@ -66,8 +66,12 @@ void SessionManager::touch(ChatSession& session) {
     // The store hears of activity at most once a minute: its clock only decides, in days, when a
     // session is forgotten, and a write per frame would cost more than the frame.
     if (session.in_store && session.last_active - session.stored_active > 60000) {
-        store_.touch(session.id(), session.created_at, session.last_active);
         session.stored_active = session.last_active;
+        try {
+            store_.touch(session.id(), session.created_at, session.last_active);
+        } catch (const std::exception&) {
+            // Best effort: the store's clock only decides, in days, when the session is forgotten.
+        }
     }
 }
 
@@ -81,7 +85,11 @@ std::size_t SessionManager::cleanup(std::chrono::milliseconds memory_idle, std::
         const auto& session = *entry.second;
         return session.clients() == 0 && !session.turn_running && now - session.last_active > memory_idle.count();
     });
-    store_.remove_inactive(now - store_idle.count());
+    try {
+        store_.remove_inactive(now - store_idle.count());
+    } catch (const std::exception&) {
+        // Busy or unreachable now; the next cleanup tries again.
+    }
     return evicted;
 }
 

@@ -158,7 +158,6 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.body = request_text(request);
 
     ModelReply reply;
-    std::size_t calls = 0;
     auto on_event = [&](std::string_view data) {
         boost::system::error_code ec;
         json::value chunk = json::parse(data, ec);
@@ -201,7 +200,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
                 ToolCall call;
                 call.name = text_of(call_object, "name");
                 std::string id = text_of(call_object, "id");
-                call.id = id.empty() ? "gemini_call_" + std::to_string(++calls) : id;
+                // Gemini usually sends no id: one made up, unique across the session's turns.
+                call.id = id.empty() ? new_id("call") : id;
                 if (!id.empty()) call.provider_data["id"] = id;
                 if (auto* args = call_object.if_contains("args"); args && args->is_object()) call.arguments = args->get_object();
                 else if (args && !args->is_null()) call.arguments_error = "the arguments must be an object";

@@ -26,7 +26,7 @@ std::vector<ToolCall> extract_text_tool_calls(std::string& text) {
             continue;
         }
         ToolCall call;
-        call.id = "text_call_" + std::to_string(calls.size() + 1);
+        call.id = new_id("call");
         call.name = std::string(tool->get_string());
         if (auto* arguments = object->if_contains("arguments"); arguments && arguments->is_object())
             call.arguments = arguments->get_object();

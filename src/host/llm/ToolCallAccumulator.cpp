@@ -57,11 +57,9 @@ void ToolCallAccumulator::add(const json::object& delta) {
 
 std::vector<ToolCall> ToolCallAccumulator::finish() {
     std::vector<ToolCall> calls;
-    std::size_t number = 0;
     for (auto& partial : calls_) {
-        ++number;
         ToolCall call;
-        call.id = partial.id.empty() ? "call_" + std::to_string(number) : partial.id;
+        call.id = partial.id.empty() ? new_id("call") : partial.id;  // unique across turns, not call_1 each time
         call.name = partial.name;
         std::string_view text = partial.arguments;
         while (!text.empty() && (text.front() == ' ' || text.front() == '\n')) text.remove_prefix(1);

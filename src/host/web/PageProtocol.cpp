@@ -172,6 +172,10 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
         dispatch(client, session, std::string(type->get_string()), payload ? payload->get_object() : empty);
     } catch (const std::invalid_argument& e) {
         client->send(error_frame(e.what(), request_id));
+    } catch (const std::exception& e) {
+        // The store refused (Redis down, SQLite busy): that request fails, the page stays.
+        log_.error("Session", "request_failed", {{"sessionId", session->id()}, {"error", e.what()}});
+        client->send(error_frame(std::string("the host could not do that: ") + e.what(), request_id));
     }
 }
 

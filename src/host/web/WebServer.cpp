@@ -9,6 +9,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -80,6 +81,9 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         response.set(web::field::content_type, type);
         response.set(web::field::cache_control, "no-store");
         response.set("X-Content-Type-Options", "nosniff");
+        // Nothing the page loads (an MCP App's view included) learns its address, which may carry
+        // the token.
+        response.set("Referrer-Policy", "no-referrer");
         if (type.starts_with("text/html"))
             // The page loads only its own files; MCP Apps' views come from /apps/<id>, framed sandboxed.
             response.set("Content-Security-Policy",
@@ -100,7 +104,19 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         if (options.token.empty()) return true;
         if (same_token(target.token, options.token)) return true;
         std::string_view authorization = request[web::field::authorization];
-        return authorization.starts_with("Bearer ") && same_token(authorization.substr(7), options.token);
+        if (authorization.starts_with("Bearer ") && same_token(authorization.substr(7), options.token)) return true;
+        // The page's own requests (its scripts, its WebSocket) carry the cookie set when it was
+        // opened with ?token=.
+        std::string_view cookies = request[web::field::cookie];
+        for (std::size_t at = 0; at < cookies.size();) {
+            std::size_t end = cookies.find(';', at);
+            std::string_view cookie = cookies.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+            while (!cookie.empty() && cookie.front() == ' ') cookie.remove_prefix(1);
+            if (cookie.starts_with("mcpkit_host_token=") && same_token(cookie.substr(18), options.token)) return true;
+            if (end == std::string_view::npos) break;
+            at = end + 1;
+        }
+        return false;
     }
 
     /// The response, or nothing when the connection became a WebSocket.
@@ -144,7 +160,11 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         }
         std::string_view asset = host_page_asset(target.path == "/" ? "/index.html" : target.path);
         if (asset.empty()) return error(request, web::status::not_found, "nothing at " + target.path);
-        return reply(request, web::status::ok, std::string(asset), content_type(target.path == "/" ? "/index.html" : target.path));
+        Response response = reply(request, web::status::ok, std::string(asset),
+                                  content_type(target.path == "/" ? "/index.html" : target.path));
+        if (!options.token.empty() && same_token(target.token, options.token))
+            response.set(web::field::set_cookie, "mcpkit_host_token=" + options.token + "; HttpOnly; SameSite=Strict; Path=/");
+        return response;
     }
 
     asio::awaitable<void> serve(std::shared_ptr<beast::tcp_stream> stream) {
@@ -175,7 +195,10 @@ struct WebServer::State : std::enable_shared_from_this<State> {
             auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
             if (ec) {
                 if (stopping || ec == asio::error::operation_aborted) co_return;
-                continue;  // out of descriptors and the like: keep accepting
+                // Out of descriptors and the like: keep accepting, without spinning meanwhile.
+                asio::steady_timer pause(executor, std::chrono::milliseconds(100));
+                co_await pause.async_wait(use_tuple);
+                continue;
             }
             socket.set_option(tcp::no_delay(true), ec);
             auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));

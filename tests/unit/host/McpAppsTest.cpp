@@ -36,6 +36,8 @@ TEST(AppContentSecurityPolicy, RestrictiveByDefault) {
     EXPECT_NE(csp.find("connect-src 'none'"), std::string::npos);
     EXPECT_NE(csp.find("frame-src 'none'"), std::string::npos);
     EXPECT_NE(csp.find("object-src 'none'"), std::string::npos);
+    EXPECT_NE(csp.find("sandbox allow-scripts allow-forms"), std::string::npos) << "opaque origin even when opened alone";
+    EXPECT_EQ(csp.find("allow-same-origin"), std::string::npos);
 }
 
 TEST(AppContentSecurityPolicy, DeclaredOriginsAndNothingSmuggled) {

@@ -63,8 +63,11 @@ TEST(ToolCallAccumulator, ToleratesNoIndexAndNoId) {
                              R"({"function":{"name":"a__y","arguments":"{}"}})"});
     ASSERT_EQ(calls.size(), 2u);
     EXPECT_EQ(calls[0].arguments.at("n"), 1);
-    EXPECT_EQ(calls[0].id, "call_1");
-    EXPECT_EQ(calls[1].id, "call_2");
+    EXPECT_TRUE(calls[0].id.starts_with("call_")) << calls[0].id;
+    EXPECT_NE(calls[0].id, calls[1].id) << "made-up ids are unique";
+    EXPECT_NE(accumulate({R"({"function":{"name":"a__x","arguments":"{}"}})"})[0].id,
+              accumulate({R"({"function":{"name":"a__x","arguments":"{}"}})"})[0].id)
+        << "and unique across turns";
 }
 
 TEST(ToolCallAccumulator, ArgumentsThatAreNotAnObjectBecomeAnErrorForTheModel) {
