@@ -78,7 +78,7 @@ boost::asio::awaitable<json::value> McpApps::app_for(const RegisteredTool& tool)
     auto uri = app_resource_uri(tool.tool);
     if (!uri) co_return nullptr;
     auto server = coordinator_.server(tool.server);
-    mcp::Client* client = server ? server->client() : nullptr;
+    std::shared_ptr<mcp::Client> client = server ? server->client() : nullptr;
     if (!client) co_return nullptr;
     std::vector<mcp::ResourceContents> contents;
     std::string failure;

@@ -84,7 +84,7 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
     std::string content = input.text;
     if (input.prompt) {
         auto server = coordinator_.server(input.prompt->server);
-        mcp::Client* client = server ? server->client() : nullptr;
+        std::shared_ptr<mcp::Client> client = server ? server->client() : nullptr;
         if (!client) throw std::runtime_error("the server " + input.prompt->server + " is not running");
         mcp::GetPromptResult prompt = co_await client->get_prompt(input.prompt->name, input.prompt->arguments);
         std::string text;
@@ -99,7 +99,7 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
     }
     for (const auto& attachment : input.attachments) {
         auto server = coordinator_.server(attachment.server);
-        mcp::Client* client = server ? server->client() : nullptr;
+        std::shared_ptr<mcp::Client> client = server ? server->client() : nullptr;
         if (!client) throw std::runtime_error("the server " + attachment.server + " is not running");
         auto contents = co_await client->read_resource(attachment.uri);
         content += "\n\nAttached resource " + attachment.uri + ":\n";

@@ -241,7 +241,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
     bool host_failed = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (server) co_await server->ensure_started();
-        mcp::Client* client = server ? server->client() : nullptr;
+        std::shared_ptr<mcp::Client> client = server ? server->client() : nullptr;
         if (!client) {
             co_return refuse("The server " + tool.server + " is not running: " +
                              (server && !server->error().empty() ? server->error() : "it is starting"));

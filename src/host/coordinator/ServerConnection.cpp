@@ -127,7 +127,7 @@ asio::awaitable<void> ServerConnection::connect_once() {
         }
         if (self->callbacks_.on_notification) self->callbacks_.on_notification(self->entry_.name, method, params);
     };
-    client_ = std::make_unique<mcp::Client>(std::move(options));
+    client_ = std::make_shared<mcp::Client>(std::move(options));
     transport_ = make_transport();
 
     // The start-up budget covers starting, the handshake and the first lists: past it the
@@ -142,7 +142,8 @@ asio::awaitable<void> ServerConnection::connect_once() {
     });
     std::string failure;
     try {
-        co_await client_->connect(transport_);
+        auto client = client_;  // alive across the handshake whatever happens to client_
+        co_await client->connect(transport_);
         co_await refresh_lists();
     } catch (const std::exception& e) {
         failure = e.what();
@@ -165,16 +166,16 @@ asio::awaitable<void> ServerConnection::connect_once() {
 asio::awaitable<void> ServerConnection::refresh_lists() {
     // A refresh may outlive the connection it was started for.
     auto self = shared_from_this();
-    mcp::Client* client = client_.get();
+    std::shared_ptr<mcp::Client> client = client_;
     if (!client) co_return;
-    const auto& capabilities = client->server_capabilities();
+    json::object capabilities = client->server_capabilities();  // a copy: the lists are awaited
     std::vector<mcp::Tool> tools;
     std::vector<mcp::Prompt> prompts;
     std::vector<mcp::Resource> resources;
     if (capabilities.contains("tools")) tools = co_await client->list_tools();
     if (capabilities.contains("prompts")) prompts = co_await client->list_prompts();
     if (capabilities.contains("resources")) resources = co_await client->list_resources();
-    if (client != client_.get()) co_return;
+    if (client != client_) co_return;
     std::vector<mcp::Tool> offered;
     for (auto& tool : tools) {
         const auto& allowed = entry_.allowed_tools;
@@ -237,9 +238,9 @@ asio::awaitable<void> ServerConnection::stop() {
     stopping_ = true;
     ++generation_;
     restart_timer_.cancel();
-    if (client_) {
+    if (auto client = client_) {
         try {
-            co_await client_->close();
+            co_await client->close();
         } catch (const std::exception&) {
         }
     }

@@ -65,8 +65,9 @@ public:
     const std::vector<mcp::Tool>& tools() const { return tools_; }
     const std::vector<mcp::Prompt>& prompts() const { return prompts_; }
     const std::vector<mcp::Resource>& resources() const { return resources_; }
-    /// The connected client (state ready), or null.
-    mcp::Client* client() { return state_ == ServerState::ready ? client_.get() : nullptr; }
+    /// The connected client (state ready), or null. Shared: a caller keeps it alive across its
+    /// awaits even if the connection is replaced meanwhile (its requests then fail, cleanly).
+    std::shared_ptr<mcp::Client> client() { return state_ == ServerState::ready ? client_ : nullptr; }
 
     /// The failure of a call saw the connection die: mark it and schedule a restart.
     void connection_lost(const std::string& why);
@@ -88,7 +89,7 @@ private:
     ServerState state_ = ServerState::stopped;
     std::string error_;
     std::deque<std::string> stderr_tail_;
-    std::unique_ptr<mcp::Client> client_;
+    std::shared_ptr<mcp::Client> client_;
     std::shared_ptr<mcp::Transport> transport_;
     std::vector<mcp::Tool> tools_;
     std::vector<mcp::Prompt> prompts_;

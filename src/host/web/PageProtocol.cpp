@@ -301,7 +301,8 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
     json::value result = nullptr;
     json::object error;
     auto server = coordinator_.server(server_name);
-    if (!server || !server->client()) {
+    std::shared_ptr<mcp::Client> server_client = server ? server->client() : nullptr;
+    if (!server_client) {
         error = {{"code", -32000}, {"message", "the server " + server_name + " is not running"}};
     } else if (method == "resources/read") {
         auto* uri = params.if_contains("uri");
@@ -311,7 +312,7 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
             std::string failure;
             json::array contents;
             try {
-                auto items = co_await server->client()->read_resource(uri->get_string());
+                auto items = co_await server_client->read_resource(uri->get_string());
                 for (const auto& item : items) contents.push_back(item.to_json());
             } catch (const std::exception& e) {
                 failure = e.what();
@@ -382,7 +383,7 @@ asio::awaitable<void> PageProtocol::get_prompt(std::shared_ptr<WebSocketClient> 
         json::object arguments;
         if (auto* given = payload.if_contains("arguments"); given && given->is_object()) arguments = given->get_object();
         auto server = coordinator_.server(server_name);
-        mcp::Client* mcp_client = server ? server->client() : nullptr;
+        std::shared_ptr<mcp::Client> mcp_client = server ? server->client() : nullptr;
         std::string failure;
         json::array messages;
         if (!mcp_client) failure = "the server " + server_name + " is not running";
@@ -406,7 +407,7 @@ asio::awaitable<void> PageProtocol::read_resource(std::shared_ptr<WebSocketClien
         std::string server_name(payload.at("server").get_string());
         std::string uri(payload.at("uri").get_string());
         auto server = coordinator_.server(server_name);
-        mcp::Client* mcp_client = server ? server->client() : nullptr;
+        std::shared_ptr<mcp::Client> mcp_client = server ? server->client() : nullptr;
         std::string failure;
         json::array contents;
         if (!mcp_client) failure = "the server " + server_name + " is not running";
