@@ -271,8 +271,9 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                             {"payload", {{"content", fallback.content}, {"turnId", turn_id}, {"messageId", fallback.id}}}});
         record(*session, std::move(fallback));
     }
+    // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
+    // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;
-    session->answers.cancel_all();
     session->broadcast(turn_frame(state, turn_id, message));
     log_.info("Orchestrator", "turn_" + state, {{"sessionId", session->id()}, {"requestId", turn_id}});
 }
