@@ -66,11 +66,7 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
         store_.set_usage(session.id(), session.usage);
     } catch (const std::exception&) {
     }
-    session.broadcast({{"type", "usage"},
-                       {"payload",
-                        {{"promptTokens", session.usage.prompt_tokens},
-                         {"completionTokens", session.usage.completion_tokens},
-                         {"totalTokens", session.usage.total_tokens}}}});
+    session.broadcast({{"type", "usage"}, {"payload", usage_json(session.usage)}});
 }
 
 void Conversation::stop(ChatSession& session) {

@@ -165,14 +165,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         const auto& object = chunk.get_object();
         if (auto* error = object.if_contains("error"))
             throw ModelError("Gemini failed mid-answer: " + json::serialize(*error), 0, true);
-        if (auto* usage = object.if_contains("usageMetadata"); usage && usage->is_object()) {
-            const auto& counts = usage->get_object();
-            auto count = [&](std::string_view key) -> std::int64_t {
-                auto* value = counts.if_contains(key);
-                return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
-            };
-            reply.usage = {count("promptTokenCount"), count("candidatesTokenCount"), count("totalTokenCount")};
-        }
+        if (auto* usage = object.if_contains("usageMetadata"); usage && usage->is_object())
+            reply.usage = token_usage_from(usage->get_object(), "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
         if (auto* feedback = object.if_contains("promptFeedback"); feedback && feedback->is_object())
             if (std::string blocked = text_of(feedback->get_object(), "blockReason"); !blocked.empty())
                 throw ModelError("Gemini blocked the prompt (" + blocked + ")", 400, false);

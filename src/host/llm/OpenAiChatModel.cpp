@@ -94,14 +94,8 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         const auto& object = chunk.get_object();
         if (auto* error = object.if_contains("error"))
             throw ModelError("the model failed mid-answer: " + json::serialize(*error), 0, true);
-        if (auto* usage = object.if_contains("usage"); usage && usage->is_object()) {
-            const auto& counts = usage->get_object();
-            auto count = [&](std::string_view key) -> std::int64_t {
-                auto* value = counts.if_contains(key);
-                return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
-            };
-            reply.usage = {count("prompt_tokens"), count("completion_tokens"), count("total_tokens")};
-        }
+        if (auto* usage = object.if_contains("usage"); usage && usage->is_object())
+            reply.usage = token_usage_from(usage->get_object(), "prompt_tokens", "completion_tokens", "total_tokens");
         // vLLM ends with choices: null, OpenAI's usage chunk has choices: [].
         auto* choices = object.if_contains("choices");
         if (!choices || !choices->is_array()) return;

@@ -32,13 +32,7 @@ public:
             else if (name == "usage") {
                 boost::system::error_code ec;
                 json::value usage = json::parse(value, ec);
-                if (!ec && usage.is_object()) {
-                    auto count = [&](std::string_view field) -> std::int64_t {
-                        auto* number = usage.get_object().if_contains(field);
-                        return number && number->is_number() ? number->to_number<std::int64_t>() : 0;
-                    };
-                    stored.usage = {count("promptTokens"), count("completionTokens"), count("totalTokens")};
-                }
+                if (!ec) stored.usage = usage_from_json(usage);
             }
         }
         auto messages = redis_.run({"LRANGE", messages_key(id), "0", "-1"});
@@ -69,9 +63,7 @@ public:
 
     void set_usage(const std::string& id, const TokenUsage& usage) override {
         redis_.run({"HSET", key(id), "usage",
-                    json::serialize(json::object{{"promptTokens", usage.prompt_tokens},
-                                                 {"completionTokens", usage.completion_tokens},
-                                                 {"totalTokens", usage.total_tokens}})});
+                    json::serialize(usage_json(usage))});
     }
 
     void clear(const std::string& id) override { redis_.run({"DEL", messages_key(id)}); }

@@ -46,13 +46,7 @@ public:
         stored.last_active = session.integer(1);
         boost::system::error_code ec;
         json::value usage = json::parse(session.text(2), ec);
-        if (!ec && usage.is_object()) {
-            auto count = [&](std::string_view key) -> std::int64_t {
-                auto* value = usage.get_object().if_contains(key);
-                return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
-            };
-            stored.usage = {count("promptTokens"), count("completionTokens"), count("totalTokens")};
-        }
+        if (!ec) stored.usage = usage_from_json(usage);
         Statement messages(database_, "SELECT message FROM host_messages WHERE session_id = ? ORDER BY seq");
         messages.bind(1, id);
         while (messages.step()) {
@@ -82,9 +76,7 @@ public:
 
     void set_usage(const std::string& id, const TokenUsage& usage) override {
         Statement update(database_, "UPDATE host_sessions SET usage = ? WHERE id = ?");
-        update.bind(1, json::serialize(json::object{{"promptTokens", usage.prompt_tokens},
-                                                    {"completionTokens", usage.completion_tokens},
-                                                    {"totalTokens", usage.total_tokens}}))
+        update.bind(1, json::serialize(usage_json(usage)))
             .bind(2, id);
         update.step();
     }

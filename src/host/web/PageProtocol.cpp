@@ -121,11 +121,7 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
     if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
     page->send(servers_text_);
-    send(*page, {{"type", "usage"},
-                 {"payload",
-                  {{"promptTokens", session->usage.prompt_tokens},
-                   {"completionTokens", session->usage.completion_tokens},
-                   {"totalTokens", session->usage.total_tokens}}}});
+    send(*page, {{"type", "usage"}, {"payload", usage_json(session->usage)}});
     if (session->turn_running)
         send(*page, {{"type", "turn"}, {"payload", {{"state", "started"}, {"turnId", session->turn_id}}}});
     for (const auto& question : session->open_questions()) send(*page, question);
