@@ -224,6 +224,105 @@ describe('prompts and logs', () => {
   });
 });
 
+describe('RFC 6455 on the wire (a raw client)', () => {
+  let host;
+  before(async () => { host = await startHost({ config, llm }); });
+  after(async () => { await host.stop(); });
+
+  /** A client frame, masked unless told otherwise. */
+  const frame = (opcode, payload, { fin = true, masked = true } = {}) => {
+    const body = Buffer.from(payload);
+    assert.ok(body.length < 126);
+    const key = Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
+    const head = Buffer.from([(fin ? 0x80 : 0) | opcode, (masked ? 0x80 : 0) | body.length]);
+    if (!masked) return Buffer.concat([head, body]);
+    return Buffer.concat([head, key, Buffer.from(body.map((byte, i) => byte ^ key[i % 4]))]);
+  };
+
+  /** Completes the handshake; `frames` collects what the host sends, `ended` settles on close. */
+  async function rawPage() {
+    const socket = net.connect(host.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    const page = { socket, frames: [], head: '' };
+    let pending = Buffer.alloc(0);
+    page.ended = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => {});
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      if (!page.head) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        page.head = pending.subarray(0, end).toString();
+        pending = pending.subarray(end + 4);
+      }
+      for (;;) {
+        if (pending.length < 2) return;
+        assert.equal(pending[1] & 0x80, 0, 'server frames are not masked');
+        let length = pending[1] & 0x7f;
+        let at = 2;
+        if (length === 126) { length = pending.readUInt16BE(2); at = 4; } else if (length === 127) { length = Number(pending.readBigUInt64BE(2)); at = 10; }
+        if (pending.length < at + length) return;
+        page.frames.push({ opcode: pending[0] & 0x0f, fin: (pending[0] & 0x80) !== 0, payload: pending.subarray(at, at + length) });
+        pending = pending.subarray(at + length);
+      }
+    });
+    await eventually(() => page.frames.some((f) => f.opcode === 1 && JSON.parse(f.payload).type === 'connection'), 5000);
+    assert.match(page.head, /^HTTP\/1\.1 101 .*\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=\r\n/s);
+    return page;
+  }
+  const closeCode = (page) => {
+    const close = page.frames.find((f) => f.opcode === 8);
+    return close && close.payload.length >= 2 ? close.payload.readUInt16BE(0) : undefined;
+  };
+
+  test('a message in fragments with a ping between them: pong at once, the message read whole', async () => {
+    const page = await rawPage();
+    const text = '{"type":"dance","payload":{}}';
+    page.socket.write(frame(1, text.slice(0, 10), { fin: false }));
+    page.socket.write(frame(9, 'are you there'));
+    page.socket.write(Buffer.concat([frame(0, text.slice(10, 20), { fin: false }), frame(0, text.slice(20))]));
+    await eventually(() => page.frames.some((f) => f.opcode === 1 && JSON.parse(f.payload).type === 'error'), 5000);
+    const pong = page.frames.find((f) => f.opcode === 10);
+    assert.equal(pong?.payload.toString(), 'are you there');
+    const error = page.frames.map((f) => (f.opcode === 1 ? JSON.parse(f.payload) : null)).find((f) => f?.type === 'error');
+    assert.match(error.payload.message, /unknown frame type "dance"/);
+    assert.ok(page.frames.every((f) => f.fin), 'the host never fragments');
+    // The page says goodbye: the host answers the close and ends the connection.
+    page.socket.write(frame(8, Buffer.from([0x03, 0xe8])));
+    await page.ended;
+    assert.equal(closeCode(page), 1000);
+  });
+
+  for (const [name, bytes, code] of [
+    ['an unmasked frame is a protocol error (1002)', () => frame(1, '{"type":"stop"}', { masked: false }), 1002],
+    ['text that is not UTF-8 closes with 1007', () => frame(1, Buffer.from([0x7b, 0xc3, 0x28, 0x7d])), 1007],
+    ['an unknown opcode is a protocol error (1002)', () => frame(3, 'x'), 1002],
+  ]) {
+    test(name, async () => {
+      const page = await rawPage();
+      page.socket.write(bytes());
+      await page.ended;
+      assert.equal(closeCode(page), code);
+      assert.equal((await chat(await connectPage(host.port), 'echo others unharmed')).text, 'others unharmed');
+    });
+  }
+
+  test('a handshake without a usable key or version is refused', async () => {
+    for (const [headers, status] of [['Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13', 400],
+      ['Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8', 426]]) {
+      const socket = net.connect(host.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${headers}\r\n\r\n`);
+      let answer = '';
+      socket.on('data', (chunk) => { answer += chunk; });
+      await new Promise((resolve) => socket.once('close', resolve));
+      assert.match(answer, new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+});
+
 describe('stale connections', () => {
   test('a client that stops answering pings is dropped after the heartbeat window', async () => {
     const host = await startHost({ config, llm, args: ['--heartbeat-seconds', '1'] });

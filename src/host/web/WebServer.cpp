@@ -12,11 +12,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
 
+#include <algorithm>
 #include <list>
 #include <random>
 
@@ -72,6 +74,9 @@ struct WebServer::State : std::enable_shared_from_this<State> {
     WebServerOptions options;
     std::optional<mcp::HostPolicy> policy;
     std::list<std::weak_ptr<beast::tcp_stream>> connections;
+    /// The pages' WebSockets, for the heartbeat sweep (one timer for all of them).
+    std::vector<std::weak_ptr<WebSocketClient>> pages;
+    asio::steady_timer sweep_timer{executor};
     std::uint64_t next_client = 0;
     bool stopping = false;
 
@@ -147,10 +152,11 @@ struct WebServer::State : std::enable_shared_from_this<State> {
             if (origin_value && !mcp::HostPolicy::same_origin(*origin_value, request[web::field::host]) &&
                 !mcp::HostPolicy::same_origin(*origin_value, request[web::field::host], "https"))
                 return error(request, web::status::forbidden, "a WebSocket to /ws is accepted only from this host's page");
-            auto client = std::make_shared<WebSocketClient>(std::move(*stream), options.websocket);
+            auto client = std::make_shared<WebSocketClient>(stream->release_socket(), options.websocket);
             client->id = "conn_" + std::to_string(++next_client);
+            pages.push_back(client);
             if (options.on_websocket) options.on_websocket(client, target.session_id);
-            asio::co_spawn(executor, client->run(std::move(request)), asio::detached);
+            client->start(request);
             return std::nullopt;
         }
         if (!get) return error(request, web::status::method_not_allowed, "only GET is served here (and /ws)");
@@ -186,6 +192,26 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         boost::system::error_code ignored;
         stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
         stream->close();
+    }
+
+    asio::awaitable<void> heartbeat_loop() {
+        auto self = shared_from_this();
+        // A quarter of the idle window: pings go out between a half and three quarters of it, and
+        // a silent page is dropped within a quarter after the whole of it.
+        auto period = std::max<std::chrono::steady_clock::duration>(options.websocket.idle_timeout / 4,
+                                                                    std::chrono::milliseconds(250));
+        while (!stopping) {
+            sweep_timer.expires_after(period);
+            auto [ec] = co_await sweep_timer.async_wait(use_tuple);
+            if (ec || stopping) co_return;
+            auto now = std::chrono::steady_clock::now();
+            std::erase_if(pages, [now](const std::weak_ptr<WebSocketClient>& weak) {
+                auto page = weak.lock();
+                if (!page || page->ended()) return true;
+                page->heartbeat(now);
+                return false;
+            });
+        }
     }
 
     asio::awaitable<void> accept_loop() {
@@ -234,6 +260,7 @@ void WebServer::start() {
                                  ": " + ec.message());
     state.acceptor.listen(asio::socket_base::max_listen_connections);
     asio::co_spawn(state.executor, state_->accept_loop(), asio::detached);
+    asio::co_spawn(state.executor, state_->heartbeat_loop(), asio::detached);
 }
 
 void WebServer::stop() {
@@ -244,6 +271,9 @@ void WebServer::stop() {
     state.acceptor.close(ignored);
     for (auto& weak : state.connections)
         if (auto connection = weak.lock()) connection->socket().close(ignored);
+    state.sweep_timer.cancel();
+    for (auto& weak : state.pages)
+        if (auto page = weak.lock()) page->close();
 }
 
 std::uint16_t WebServer::port() const { return state_->acceptor.local_endpoint().port(); }

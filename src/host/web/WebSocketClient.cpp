@@ -1,107 +1,256 @@
 #include "host/web/WebSocketClient.hpp"
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/websocket.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include <span>
+#include <utility>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = boost::beast::websocket;
+namespace web = boost::beast::http;
+using websocket::FrameEvent;
+using websocket::Opcode;
 
 namespace {
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+std::shared_ptr<const std::string> bytes_of(std::string text) {
+    return std::make_shared<const std::string>(std::move(text));
 }
 
-WebSocketClient::WebSocketClient(beast::tcp_stream stream, WebSocketLimits limits)
-    : socket_(std::move(stream)), limits_(limits) {}
+/// Where reads land: one buffer for every page (a page waits for readability with none of its
+/// own), taken by one read at a time.
+struct ReadBuffer {
+    static constexpr std::size_t size = 64 * 1024;
+    std::unique_ptr<char[]> shared = std::make_unique<char[]>(size);
+    bool in_use = false;
+};
+thread_local ReadBuffer read_buffer;
+}  // namespace
 
-asio::awaitable<void> WebSocketClient::run(beast::http::request<beast::http::string_body> request) {
+WebSocketClient::WebSocketClient(asio::ip::tcp::socket socket, WebSocketLimits limits)
+    : socket_(std::move(socket)), limits_(limits), reader_(limits.max_message_bytes) {}
+
+void WebSocketClient::start(const web::request<web::string_body>& request) {
     auto self = shared_from_this();
-    beast::get_lowest_layer(socket_).expires_never();
-    websocket::stream_base::timeout timeout{};
-    timeout.handshake_timeout = std::chrono::seconds(30);
-    timeout.idle_timeout = limits_.idle_timeout;
-    timeout.keep_alive_pings = true;
-    socket_.set_option(timeout);
-    // The limit is enforced below, where the page can be told why. Beast's own limit stays off: it
-    // would also apply while the close handshake reads and drops the rest of an oversized message.
-    socket_.read_message_max(0);
-    socket_.set_option(websocket::stream_base::decorator(
-        [](websocket::response_type& response) { response.set(beast::http::field::server, "mcpkit-host"); }));
-    auto [accept_error] = co_await socket_.async_accept(request, use_tuple);
-    request = {};  // its header fields are not needed again; an idle page keeps only what it must
-    if (accept_error) co_return;
-    open_ = true;
-    if (handler) handler->opened(self);
-    if (!queue_.empty() && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
-    beast::flat_buffer buffer;
-    for (;;) {
-        auto [ec, n] = co_await socket_.async_read_some(buffer, 64 * 1024, use_tuple);
-        if (ec) break;
-        if (buffer.size() > limits_.max_message_bytes) {
-            // Closed by the book (a close frame, then the rest of the message read and dropped
-            // until the page's own close frame), so the page learns why: 1009.
-            websocket::close_reason reason(websocket::close_code::too_big, "messages are limited to 1 MiB");
-            co_await socket_.async_close(reason, use_tuple);
-            break;
-        }
-        if (!socket_.is_message_done()) continue;
-        if (!socket_.got_text()) {
-            // Binary frames mean nothing here; say so the way the protocol says it.
-            std::string refusal = R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})";
-            send(std::make_shared<const std::string>(std::move(refusal)));
-        } else if (handler) {
-            std::string_view text(static_cast<const char*>(buffer.cdata().data()), buffer.size());
-            handler->received(self, text);
-        }
-        buffer.consume(buffer.size());
-        buffer.shrink_to_fit();  // an idle page holds no read buffer
+    auto key = websocket::accept_key(request["Sec-WebSocket-Key"]);
+    std::string refusal;
+    if (request["Sec-WebSocket-Version"] != "13")
+        refusal = "HTTP/1.1 426 Upgrade Required\r\nSec-WebSocket-Version: 13\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    else if (!key)
+        refusal = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 49\r\nConnection: close\r\n\r\n"
+                  "Sec-WebSocket-Key must be the base64 of 16 bytes\n";
+    if (!refusal.empty()) {
+        // Answered, then closed; the page never opened, so the handler hears nothing.
+        handler = nullptr;
+        state_ = State::closing;
+        end_after_write_ = true;
+        queue({bytes_of(std::move(refusal)), Opcode::text, true});
+        return;
     }
-    open_ = false;
-    closed_ = true;
-    queue_.clear();
-    if (handler) handler->closed(self);
-    handler = nullptr;
+    boost::system::error_code ignored;
+    socket_.non_blocking(true, ignored);
+    // The answer goes out with the first frames the handler sends (one write for all of them).
+    queue({bytes_of("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Accept: " + *key + "\r\nServer: mcpkit-host\r\n\r\n"),
+           Opcode::text, true});
+    state_ = State::open;
+    heard_ = std::chrono::steady_clock::now();
+    if (handler) handler->opened(self);
+    schedule_flush();
+    wait_for_input();
+}
+
+void WebSocketClient::wait_for_input() {
+    if (state_ == State::closed) {
+        readable(asio::error::operation_aborted);
+        return;
+    }
+    socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                       [self = shared_from_this()](const boost::system::error_code& error) { self->readable(error); });
+}
+
+void WebSocketClient::readable(const boost::system::error_code& error) {
+    if (!error && read_available() && state_ != State::closed) {
+        wait_for_input();
+        return;
+    }
+    // The page is gone (or was sent away): the one place the handler hears of it.
+    end();
+    auto self = shared_from_this();
+    if (auto* told = std::exchange(handler, nullptr)) told->closed(self);
+}
+
+/// Reads what has arrived and handles it; false once the connection is over.
+bool WebSocketClient::read_available() {
+    std::unique_ptr<char[]> own;
+    char* buffer = read_buffer.shared.get();
+    if (read_buffer.in_use) {
+        own = std::make_unique<char[]>(ReadBuffer::size);  // only if a handler ever read re-entrantly
+        buffer = own.get();
+    }
+    read_buffer.in_use = !own;
+    struct Release {
+        bool shared;
+        ~Release() {
+            if (shared) read_buffer.in_use = false;
+        }
+    } release{!own};
+    auto on_event = [this](const FrameEvent& event) { handle(event); };
+    while (state_ != State::closed) {
+        boost::system::error_code ec;
+        std::size_t n = socket_.read_some(asio::buffer(buffer, ReadBuffer::size), ec);
+        if (ec == asio::error::would_block || ec == asio::error::try_again) return true;
+        if (ec) return false;  // the page went away (end of file included)
+        heard_ = std::chrono::steady_clock::now();
+        pinged_ = false;
+        if (partial_.empty()) {
+            std::size_t used = reader_.feed(std::span<char>(buffer, n), on_event);
+            if (used < n && state_ != State::closed) partial_.assign(buffer + used, n - used);
+        } else {
+            partial_.append(buffer, n);
+            std::size_t used = reader_.feed(std::span<char>(partial_.data(), partial_.size()), on_event);
+            partial_.erase(0, used);
+            if (partial_.empty()) partial_.shrink_to_fit();
+        }
+    }
+    return false;
+}
+
+void WebSocketClient::handle(const FrameEvent& event) {
+    if (state_ == State::closed) return;
+    switch (event.kind) {
+    case FrameEvent::Kind::text:
+        if (handler && state_ == State::open) handler->received(shared_from_this(), event.payload);
+        break;
+    case FrameEvent::Kind::binary:
+        // Binary frames mean nothing here; say so the way the protocol says it.
+        send(bytes_of(R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})"));
+        break;
+    case FrameEvent::Kind::ping:
+        if (!close_sent_) queue({bytes_of(std::string(event.payload)), Opcode::pong});
+        break;
+    case FrameEvent::Kind::pong: break;
+    case FrameEvent::Kind::close:
+        if (close_sent_) {
+            // The page answered the host's close: the handshake is over.
+            if (writing_ || !queue_.empty()) end_after_write_ = true;
+            else end();
+        } else {
+            begin_close(event.code == 1005 ? 0 : event.code, {}, true);
+        }
+        break;
+    case FrameEvent::Kind::failed:
+        // Closed by the book (a close frame, then the rest read and dropped until the page's own
+        // close frame), so the page learns why. After a protocol error nothing more can be read:
+        // the connection ends once the close frame is out.
+        begin_close(event.code, event.payload, event.code != websocket::too_big);
+        break;
+    }
 }
 
 void WebSocketClient::send(std::shared_ptr<const std::string> frame) {
-    if (closed_) return;
+    if (state_ == State::closed || close_sent_) return;
     queued_bytes_ += frame->size();
-    queue_.push_back(std::move(frame));
+    queue({std::move(frame), Opcode::text});
     if (queued_bytes_ > limits_.max_queued_bytes) {
         // A page this far behind is gone in all but name; it reconnects and gets the history.
         close();
+    }
+}
+
+void WebSocketClient::queue(Outgoing outgoing) {
+    queue_.push_back(std::move(outgoing));
+    schedule_flush();
+}
+
+void WebSocketClient::schedule_flush() {
+    if (flush_scheduled_ || writing_ || state_ == State::connecting || state_ == State::closed || queue_.empty()) return;
+    // Written once the current handler is done, with whatever else it queues.
+    flush_scheduled_ = true;
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->flush(); });
+}
+
+void WebSocketClient::flush() {
+    flush_scheduled_ = false;
+    if (writing_ || queue_.empty() || state_ == State::closed) return;
+    in_flight_ = queue_.size();
+    headers_.resize(in_flight_);
+    buffers_.clear();
+    buffers_.reserve(2 * in_flight_);
+    for (std::size_t i = 0; i < in_flight_; ++i) {
+        const auto& outgoing = queue_[i];
+        if (!outgoing.raw) {
+            std::size_t size = websocket::frame_header(outgoing.opcode, outgoing.bytes->size(), headers_[i].data());
+            buffers_.emplace_back(headers_[i].data(), size);
+        }
+        if (!outgoing.bytes->empty()) buffers_.emplace_back(outgoing.bytes->data(), outgoing.bytes->size());
+    }
+    writing_ = true;
+    asio::async_write(socket_, std::span<const asio::const_buffer>(buffers_),
+                      [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
+                          self->written(error);
+                      });
+}
+
+void WebSocketClient::written(const boost::system::error_code& error) {
+    writing_ = false;
+    if (error || state_ == State::closed) {
+        end();
+        queue_.clear();
         return;
     }
-    if (open_ && !writing_) asio::co_spawn(socket_.get_executor(), write_queued(), asio::detached);
-}
-
-asio::awaitable<void> WebSocketClient::write_queued() {
-    auto self = shared_from_this();
-    writing_ = true;
-    socket_.text(true);
-    while (!queue_.empty() && open_) {
-        auto frame = queue_.front();
-        auto [ec, n] = co_await socket_.async_write(asio::buffer(*frame), use_tuple);
-        if (queue_.empty()) break;  // closed meanwhile
-        queued_bytes_ -= frame->size();
-        queue_.erase(queue_.begin());
-        if (ec) break;
+    for (std::size_t i = 0; i < in_flight_; ++i)
+        if (!queue_[i].raw && queue_[i].opcode == Opcode::text) queued_bytes_ -= queue_[i].bytes->size();
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(in_flight_));
+    in_flight_ = 0;
+    if (!queue_.empty()) {
+        flush();  // what was queued during the write
+        return;
     }
-    writing_ = false;
-    if (queue_.empty()) queue_.shrink_to_fit();
+    if (end_after_write_) {
+        end();
+        return;
+    }
+    // An idle page holds no write state.
+    queue_ = {};
+    buffers_ = {};
+    headers_ = {};
 }
 
-void WebSocketClient::close() {
-    if (closed_) return;
-    closed_ = true;
-    queue_.clear();
+void WebSocketClient::begin_close(std::uint16_t code, std::string_view reason, bool then_end) {
+    if (close_sent_ || state_ == State::closed) return;
+    close_sent_ = true;
+    state_ = State::closing;
+    closing_since_ = std::chrono::steady_clock::now();
+    reader_.drain();
+    queue({bytes_of(code ? websocket::close_payload(code, reason) : std::string()), Opcode::close});
+    if (then_end) end_after_write_ = true;
+}
+
+void WebSocketClient::heartbeat(std::chrono::steady_clock::time_point now) {
+    if (state_ == State::closing && now - closing_since_ > std::chrono::seconds(5)) end();
+    if (state_ != State::open) return;
+    auto silent = now - heard_;
+    if (silent >= limits_.idle_timeout) {
+        end();  // the page stopped answering: its read loop ends and the handler hears of it
+    } else if (silent >= limits_.idle_timeout / 2 && !pinged_) {
+        pinged_ = true;
+        queue({bytes_of({}), Opcode::ping});
+    }
+}
+
+void WebSocketClient::close() { end(); }
+
+void WebSocketClient::end() {
+    if (state_ == State::closed) return;
+    state_ = State::closed;
+    if (!writing_) queue_.clear();  // else the write in progress still points into it
+    queued_bytes_ = 0;
+    partial_ = {};
     boost::system::error_code ignored;
-    beast::get_lowest_layer(socket_).socket().close(ignored);
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
 }
 
 }  // namespace mcpkit::host

@@ -1,21 +1,24 @@
 #pragma once
-// One page's WebSocket: frames out through a queue (a slow page cannot block the host, and one
-// that falls too far behind is disconnected), frames in handed to a callback, Beast's own pings
-// every 30 s with the connection closed after 60 s of silence, messages over 1 MiB refused.
+// One page's WebSocket (RFC 6455, server side, framing in WebSocketFrames). Frames out go through
+// a queue written in one gather write per tick: a turn's frames (its status, text, tool card,
+// usage) cost one system call where they come together, not one each; a page that falls too far
+// behind is disconnected. Frames in are handed to the handler. An idle page holds no buffer and
+// no timer: it waits for readability, and the server's heartbeat sweep pings it after half the
+// idle window of silence and drops it after all of it. Messages over 1 MiB are refused (1009).
 
 #include "host/chat/ChatSession.hpp"
+#include "host/web/WebSocketFrames.hpp"
 
-#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
-#include <boost/beast/websocket/stream.hpp>
 
-#include <vector>
-#include <functional>
+#include <array>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mcpkit::host {
 
@@ -39,12 +42,18 @@ public:
 
 class WebSocketClient : public SessionClient, public std::enable_shared_from_this<WebSocketClient> {
 public:
-    WebSocketClient(boost::beast::tcp_stream stream, WebSocketLimits limits);
+    WebSocketClient(boost::asio::ip::tcp::socket socket, WebSocketLimits limits);
 
-    /// Completes the upgrade of `request`, then reads until the page leaves.
-    boost::asio::awaitable<void> run(boost::beast::http::request<boost::beast::http::string_body> request);
+    /// Completes the upgrade of `request`, then reads until the page leaves (no coroutine: an
+    /// idle page is one pending wait for readability).
+    void start(const boost::beast::http::request<boost::beast::http::string_body>& request);
     void send(std::shared_ptr<const std::string> frame) override;
+    /// Drops the connection at once (the host is stopping, or the page is hopelessly behind).
     void close();
+    /// The server's sweep: a ping after half the idle window of silence, the connection dropped
+    /// after all of it, and a close handshake the page never finished given up after 5 s.
+    void heartbeat(std::chrono::steady_clock::time_point now);
+    bool ended() const { return state_ == State::closed; }
 
     WebSocketHandler* handler = nullptr;
 
@@ -54,16 +63,41 @@ public:
     bool resumed = false;  ///< the page asked for a session that existed
 
 private:
-    boost::asio::awaitable<void> write_queued();
-    boost::beast::websocket::stream<boost::beast::tcp_stream> socket_;
+    struct Outgoing {
+        std::shared_ptr<const std::string> bytes;
+        websocket::Opcode opcode;
+        bool raw = false;  ///< written as is (the handshake's answer), not as a frame's payload
+    };
+    enum class State : std::uint8_t { connecting, open, closing, closed };
+
+    void wait_for_input();
+    void readable(const boost::system::error_code& error);
+    bool read_available();
+    void handle(const websocket::FrameEvent& event);
+    void queue(Outgoing outgoing);
+    void schedule_flush();
+    void flush();
+    void written(const boost::system::error_code& error);
+    void begin_close(std::uint16_t code, std::string_view reason, bool then_end);
+    void end();
+
+    boost::asio::ip::tcp::socket socket_;
     WebSocketLimits limits_;
-    /// Frames waiting to be written. A vector: an idle page's queue holds no memory (an empty
-    /// std::deque already holds over 500 bytes), and it is short when it is not empty.
-    std::vector<std::shared_ptr<const std::string>> queue_;
+    websocket::FrameReader reader_;
+    std::string partial_;  ///< the start of a frame whose rest has not arrived
+    std::vector<Outgoing> queue_;
+    std::size_t in_flight_ = 0;  ///< how many of queue_'s first entries the write in progress holds
+    std::vector<boost::asio::const_buffer> buffers_;
+    std::vector<std::array<std::uint8_t, 10>> headers_;
     std::size_t queued_bytes_ = 0;
+    std::chrono::steady_clock::time_point heard_;
+    std::chrono::steady_clock::time_point closing_since_;
+    State state_ = State::connecting;
     bool writing_ = false;
-    bool open_ = false;
-    bool closed_ = false;
+    bool flush_scheduled_ = false;
+    bool pinged_ = false;
+    bool close_sent_ = false;
+    bool end_after_write_ = false;
 };
 
 }  // namespace mcpkit::host

@@ -78,6 +78,9 @@ std::string describe_status(int status, std::string_view reason, const std::opti
 
 HttpExchange::HttpExchange(std::shared_ptr<ClientStream> stream) : stream_(std::move(stream)) {
     parser_.body_limit(boost::none);
+    // Beast reads as much as the buffer has room for, and an empty one only 512 bytes: a streamed
+    // answer then costs a system call per 512 bytes.
+    buffer_.reserve(16384);
 }
 
 asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& request, std::chrono::milliseconds timeout) {
