@@ -21,6 +21,11 @@ void ChatSession::broadcast(const std::shared_ptr<const std::string>& text) {
         if (auto client = weak.lock()) client->send(text);
 }
 
+void ChatSession::send_queued() {
+    for (const auto& weak : clients_)
+        if (auto client = weak.lock()) client->send_queued();
+}
+
 void ChatSession::attach(const std::shared_ptr<SessionClient>& client) { clients_.push_back(client); }
 
 void ChatSession::detach(const SessionClient* client) {

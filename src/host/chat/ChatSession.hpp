@@ -28,6 +28,9 @@ public:
     virtual ~SessionClient() = default;
     /// Queues one frame (shared: a broadcast serializes once).
     virtual void send(std::shared_ptr<const std::string> frame) = 0;
+    /// Writes what is queued now rather than at the end of the tick (streamed text, where the
+    /// latency shows).
+    virtual void send_queued() {}
 };
 
 class ChatSession {
@@ -40,6 +43,8 @@ public:
     void broadcast(const boost::json::object& frame);
     /// The same, already serialized (one text shared by every page).
     void broadcast(const std::shared_ptr<const std::string>& text);
+    /// Every page writes what it has queued now.
+    void send_queued();
     void attach(const std::shared_ptr<SessionClient>& client);
     void detach(const SessionClient* client);
     std::size_t clients() const { return clients_.size(); }

@@ -167,6 +167,7 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
                 streamed = true;
                 session.broadcast({{"type", "text"},
                                    {"payload", {{"content", piece}, {"turnId", turn_id}, {"messageId", message_id}}}});
+                session.send_queued();  // the first token's latency is the one users feel
             };
             ModelReply reply = co_await model_->generate(request, *session.llm_http, std::move(on_text));
             co_return reply;

@@ -158,6 +158,13 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.body = request_text(request);
 
     ModelReply reply;
+    // The text of one network read goes to the page as one piece.
+    std::string unsent;
+    std::function<void()> send_text = [&] {
+        if (unsent.empty()) return;
+        on_text(unsent);
+        unsent.clear();
+    };
     auto on_event = [&](std::string_view data) {
         boost::system::error_code ec;
         json::value chunk = json::parse(data, ec);
@@ -187,7 +194,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
                 continue;  // the model's reasoning summary, not its answer
             if (auto* text = part.if_contains("text"); text && text->is_string() && !text->get_string().empty()) {
                 reply.text += text->get_string();
-                on_text(text->get_string());
+                unsent += text->get_string();
             }
             if (auto* function = part.if_contains("functionCall"); function && function->is_object()) {
                 const auto& call_object = function->get_object();
@@ -205,7 +212,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         }
     };
     std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(http, std::move(post), "gemini", handler);
+    co_await stream_events(http, std::move(post), "gemini", handler, send_text);
     if (reply.finish_reason == "MALFORMED_FUNCTION_CALL" && reply.tool_calls.empty())
         throw ModelError("Gemini produced a malformed function call", 0, true);
     co_return reply;

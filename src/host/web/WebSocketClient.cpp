@@ -159,6 +159,10 @@ void WebSocketClient::send(std::shared_ptr<const std::string> frame) {
     }
 }
 
+void WebSocketClient::send_queued() {
+    if (state_ == State::open && !writing_) flush();
+}
+
 void WebSocketClient::queue(Outgoing outgoing) {
     queue_.push_back(std::move(outgoing));
     schedule_flush();

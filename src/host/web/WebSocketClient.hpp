@@ -48,6 +48,7 @@ public:
     /// idle page is one pending wait for readability).
     void start(const boost::beast::http::request<boost::beast::http::string_body>& request);
     void send(std::shared_ptr<const std::string> frame) override;
+    void send_queued() override;
     /// Drops the connection at once (the host is stopping, or the page is hopelessly behind).
     void close();
     /// The server's sweep: a ping after half the idle window of silence, the connection dropped

@@ -99,6 +99,23 @@ asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& reques
 asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::string_view)>& on_data) {
     char chunk[16384];
     while (!parser_.is_done()) {
+        // What the buffer already holds is parsed first, all of it: the chunks of a streamed answer
+        // that came in one read are handed over in one go (one tick), not one read operation each.
+        // (Beast's eager parsing would do it too, but would then wait for more bytes before
+        // handing over an event that ends the buffer, stalling a quiet stream.)
+        while (buffer_.size() > 0 && !parser_.is_done()) {
+            parser_.get().body().data = chunk;
+            parser_.get().body().size = sizeof chunk;
+            boost::system::error_code ec;
+            std::size_t used = parser_.put(buffer_.data(), ec);
+            buffer_.consume(used);
+            if (ec == web::error::need_buffer) ec = {};
+            std::size_t got = sizeof chunk - parser_.get().body().size;
+            if (got > 0) on_data(std::string_view(chunk, got));
+            if (ec == web::error::need_more || (used == 0 && got == 0)) break;
+            if (ec) co_return false;
+        }
+        if (parser_.is_done()) break;
         parser_.get().body().data = chunk;
         parser_.get().body().size = sizeof chunk;
         auto [ec, n] = co_await stream_->with(

@@ -449,26 +449,37 @@ private:
         if (!started || exchange->head().result_int() != 200 ||
             !is_event_stream(std::string(exchange->head()[web::field::content_type])))
             co_return false;
-        auto found = std::make_shared<asio::steady_timer>(executor_, options_.http_timeout);
+        auto found = std::make_shared<LegacyStart>(executor_, options_.http_timeout);
         asio::co_spawn(executor_, read_legacy_stream(exchange, found), asio::detached);
-        co_await found->async_wait(use_tuple);
+        // The endpoint event may have been read already (the stream starts reading at once).
+        if (!found->settled) co_await found->timer.async_wait(use_tuple);
         co_return legacy_.has_value();
     }
 
-    asio::awaitable<void> read_legacy_stream(std::shared_ptr<HttpExchange> exchange,
-                                             std::shared_ptr<asio::steady_timer> found) {
+    /// Tells start_legacy that the endpoint came (or the stream ended) whether or not it waits yet.
+    struct LegacyStart {
+        LegacyStart(asio::any_io_executor executor, std::chrono::milliseconds timeout) : timer(executor, timeout) {}
+        asio::steady_timer timer;
+        bool settled = false;
+        void settle() {
+            settled = true;
+            timer.cancel();
+        }
+    };
+
+    asio::awaitable<void> read_legacy_stream(std::shared_ptr<HttpExchange> exchange, std::shared_ptr<LegacyStart> found) {
         auto self = shared_from_this();
         http::SseParser parser;
         co_await exchange->read_events(parser, [&](http::SseEvent& event) {
             if (event.type == "endpoint" && !legacy_) {
                 legacy_ = http::resolve_same_origin(url_, event.data);
                 if (!legacy_ && options_.log) options_.log("ignored an endpoint on another origin: " + event.data);
-                found->cancel();
+                found->settle();
             } else {
                 deliver_event(event);
             }
         });
-        found->cancel();
+        found->settle();
         if (!closed_) {
             // Without its stream, a legacy session is over.
             if (options_.log) options_.log("the HTTP+SSE stream ended");
