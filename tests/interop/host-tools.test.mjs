@@ -1,5 +1,5 @@
 // The host's MCP coordinator with real servers, seen from the page: approval per call (once,
-// always, deny; automatic for read-only tools and "approval": "auto" servers), arguments checked
+// always, deny; closed in the other tabs once answered, and when the turn stops; automatic for read-only tools and "approval": "auto" servers), arguments checked
 // against the tool's schema and unknown tools answered to the model, timeouts, a server that
 // crashes mid-call (restarted, the call retried once), the circuit breaker opening and closing,
 // a server that never finishes starting (its stderr in the error), and calls by hand.
@@ -51,6 +51,24 @@ const lastCompleted = () => page.frames.filter((f) => f.type === 'status' && f.p
 const resultText = (payload) => payload.data.content.map((c) => c.text).join('\n');
 
 describe('approval', () => {
+  test('a question closes in the other tabs once answered, and in every tab when its turn stops', async () => {
+    const other = await connectPage(host.port, { sessionId: page.connection.sessionId });
+    page.send('message', { text: 'call everything__greet {"name":"Tab"}' });
+    const ask = await page.next('approval_request');
+    await other.next('approval_request', (p) => p.callId === ask.callId);
+    page.send('approval', { callId: ask.callId, decision: 'once' });
+    assert.equal((await other.next('question_closed', (p) => p.id === ask.callId)).reason, 'answered');
+    assert.equal((await page.next('turn', (p) => p.state !== 'started')).state, 'finished');
+
+    page.send('message', { text: 'call everything__greet {"name":"Stopped"}' });
+    const stopped = await page.next('approval_request');
+    page.send('stop', {});
+    for (const tab of [page, other])
+      assert.equal((await tab.next('question_closed', (p) => p.id === stopped.callId)).reason, 'stopped');
+    assert.equal((await page.next('turn', (p) => p.state !== 'started')).state, 'stopped');
+    other.close();
+  });
+
   test('a tool that is not read-only waits for the user: once, then deny, then always', async () => {
     page.send('message', { text: 'call everything__greet {"name":"Ada"}' });
     const ask = await page.next('approval_request');

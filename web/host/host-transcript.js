@@ -294,6 +294,20 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     node.querySelector('.request-body')?.replaceWith(el('p', { class: `request-answer answer-${state}`, text }));
   }
 
+  /** A question this page still shows was answered in another tab, expired, or its turn stopped. */
+  function questionClosed({ id, reason }) {
+    const text = { answered: 'Answered in another tab', expired: 'Not answered in time', stopped: 'The turn was stopped' }[reason] ?? 'Closed';
+    const entry = cards.get(id);
+    if (entry?.approval) {
+      answered(entry.approval);
+      entry.approval.replaceWith(el('p', { class: `approval-answer closed-${reason}`, testid: 'question-closed', text }));
+      entry.approval = null;
+    }
+    for (const node of root.querySelectorAll('.request-card[data-state="pending"]'))
+      if (node.dataset.requestId === id) settle(node, reason === 'answered' ? 'answered' : 'expired', text);
+    changed();
+  }
+
   function elicitation(payload) {
     const url = payload.mode === 'url';
     const fields = url ? null : schemaFields(payload.requestedSchema || {});
@@ -428,7 +442,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   return {
-    reset, showHistory, appendText, endStreams, addUser, userMessage, status, progress, approvalRequest, elicitation, sampling, auth,
+    reset, showHistory, appendText, endStreams, addUser, userMessage, status, progress, approvalRequest, questionClosed, elicitation, sampling, auth,
     notice, turnEnded,
     /** Names cards drawn before the server list came (the history precedes it). */
     resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },

@@ -295,6 +295,7 @@ const HANDLERS = {
   approval_request: (payload) => transcript.approvalRequest(payload),
   elicitation_request: (payload) => transcript.elicitation(payload),
   sampling_request: (payload) => transcript.sampling(payload),
+  question_closed: (payload) => transcript.questionClosed(payload),
   auth_required: (payload) => transcript.auth(payload),
   usage(payload) {
     view.usage.textContent = `${formatCount(payload.totalTokens)} tokens`;

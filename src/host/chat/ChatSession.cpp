@@ -40,7 +40,10 @@ void ChatSession::ask(const std::string& id, json::object frame) {
     questions_[id] = std::move(frame);
 }
 
-void ChatSession::forget_question(const std::string& id) { questions_.erase(id); }
+void ChatSession::forget_question(const std::string& id, std::string_view reason) {
+    if (!questions_.erase(id)) return;
+    broadcast({{"type", "question_closed"}, {"payload", {{"id", id}, {"reason", reason}}}});
+}
 
 std::vector<json::object> ChatSession::open_questions() const {
     std::vector<json::object> open;

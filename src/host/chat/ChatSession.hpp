@@ -51,7 +51,10 @@ public:
 
     /// Asks the pages a question and keeps it, so that a page arriving later is asked too.
     void ask(const std::string& id, boost::json::object frame);
-    void forget_question(const std::string& id);
+    /// The question is over: pages still showing it (other tabs when one answered, all of them
+    /// when it expired or the turn stopped) are told to close it. `reason`: answered, expired,
+    /// stopped.
+    void forget_question(const std::string& id, std::string_view reason = "answered");
     /// The questions still open, for a page that just attached.
     std::vector<boost::json::object> open_questions() const;
 

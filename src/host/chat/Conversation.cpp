@@ -17,6 +17,12 @@ namespace json = boost::json;
 
 namespace {
 
+/// Why a question the pages were asked is over, for the tabs that still show it.
+std::string_view closing_reason(const std::optional<json::object>& answer, const ChatSession& session) {
+    if (answer) return "answered";
+    return session.stopped() ? "stopped" : "expired";
+}
+
 constexpr std::size_t max_tools_per_request = 128;
 
 asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
@@ -286,7 +292,7 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
                             {"arguments", call.arguments},
                             {"description", tool.tool.description}}}});
     auto answer = co_await session.answers.wait(call.id, settings_.approval_timeout);
-    session.forget_question(call.id);
+    session.forget_question(call.id, closing_reason(answer, session));
     if (!answer) {
         refusal = session.stopped() ? "The user stopped the turn before approving this call."
                                            : "The user did not approve this call in time.";
@@ -384,7 +390,7 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
         if (auto* value = params.if_contains(key)) payload[key] = *value;
     session->ask(request_id, {{"type", "sampling_request"}, {"payload", std::move(payload)}});
     auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
-    session->forget_question(request_id);
+    session->forget_question(request_id, closing_reason(answer, *session));
     if (!answer || text_of(*answer, "decision") != "approve")
         throw mcp::Error(-1, "The user declined the sampling request");
 
@@ -426,7 +432,7 @@ asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> 
     if (auto* url = params.if_contains("url")) payload["url"] = *url;
     session->ask(request_id, {{"type", "elicitation_request"}, {"payload", std::move(payload)}});
     auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
-    session->forget_question(request_id);
+    session->forget_question(request_id, closing_reason(answer, *session));
     if (!answer) co_return json::object{{"action", "cancel"}};
     std::string action = text_of(*answer, "action");
     json::object result{{"action", action}};

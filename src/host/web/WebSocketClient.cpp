@@ -113,6 +113,10 @@ bool WebSocketClient::read_available() {
             partial_.erase(0, used);
             if (partial_.empty()) partial_.shrink_to_fit();
         }
+        // A short read took all there was (TCP hands over everything queued, up to the size
+        // asked), so no read is spent learning it again; the wait that follows re-arms the socket
+        // in epoll, which reports at once anything that came meanwhile.
+        if (n < ReadBuffer::size) return true;
     }
     return false;
 }
