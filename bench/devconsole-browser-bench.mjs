@@ -6,7 +6,7 @@
 //   node devconsole-browser-bench.mjs MCPKIT GASOLINE MCPKIT_EXTENSION_DIR [ORIGINAL_EXTENSION_DIR]
 //
 // Round trips: MCP tools/call interact execute_js → the extension runs it in the page → answer,
-// each answer checked: back to back, and 5.3 s after the previous answer (after the extension's
+// each answer checked: back to back (3 s after the page's reload, once it has settled), and 5.3 s after the previous answer (after the extension's
 // empty 5 s long poll: the original extension then pauses 1 s before polling again, and the
 // original daemon loses the wake-up of a command queued then; wire notes §3).
 // Ingestion: the page logs a burst of console.log calls; events per second until the last one is
@@ -103,6 +103,10 @@ async function measure(daemonKind, extensionKind, extensionDir) {
       await sleep(500);
     }
   }
+  // The page settles first: in the seconds after the reload Chromium is still loading it and the
+  // extension is sending its load telemetry, and a call then took 70-225 ms in one of the first
+  // few (browser-side: the daemon is idle meanwhile), for every pairing alike.
+  await sleep(3000);
   const backToBack = [];
   for (let i = 0; i < 30; i++) backToBack.push(await one());
   const afterPoll = [];
