@@ -50,10 +50,11 @@ void WebSocketClient::start(const web::request<web::string_body>& request) {
     }
     boost::system::error_code ignored;
     socket_.non_blocking(true, ignored);
-    // The answer goes out with the first frames the handler sends (one write for all of them).
-    queue({bytes_of("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    "Sec-WebSocket-Accept: " + *key + "\r\nServer: mcpkit-host\r\n\r\n"),
-           Opcode::text, true});
+    // The answer goes out with the first frames the handler sends (one write for all of them),
+    // and before anything queued earlier.
+    std::string answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         "Sec-WebSocket-Accept: " + *key + "\r\nServer: mcpkit-host\r\n\r\n";
+    queue_.insert(queue_.begin(), Outgoing{bytes_of(std::move(answer)), Opcode::text, true});
     state_ = State::open;
     heard_ = std::chrono::steady_clock::now();
     if (handler) handler->opened(self);
@@ -108,10 +109,14 @@ bool WebSocketClient::read_available() {
             std::size_t used = reader_.feed(std::span<char>(buffer, n), on_event);
             if (used < n && state_ != State::closed) partial_.assign(buffer + used, n - used);
         } else {
-            partial_.append(buffer, n);
-            std::size_t used = reader_.feed(std::span<char>(partial_.data(), partial_.size()), on_event);
-            partial_.erase(0, used);
-            if (partial_.empty()) partial_.shrink_to_fit();
+            // Parsed from a local string: a handler may end the connection (and clear partial_)
+            // while the reader still looks at these bytes.
+            std::string pending = std::move(partial_);
+            partial_ = {};
+            pending.append(buffer, n);
+            std::size_t used = reader_.feed(std::span<char>(pending.data(), pending.size()), on_event);
+            pending.erase(0, used);
+            if (state_ != State::closed && !pending.empty()) partial_ = std::move(pending);
         }
         // A short read took all there was (TCP hands over everything queued, up to the size
         // asked), so no read is spent learning it again; the wait that follows re-arms the socket

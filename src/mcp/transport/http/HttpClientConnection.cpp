@@ -112,8 +112,8 @@ asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::stri
             if (ec == web::error::need_buffer) ec = {};
             std::size_t got = sizeof chunk - parser_.get().body().size;
             if (got > 0) on_data(std::string_view(chunk, got));
+            if (ec && ec != web::error::need_more) co_return false;
             if (ec == web::error::need_more || (used == 0 && got == 0)) break;
-            if (ec) co_return false;
         }
         if (parser_.is_done()) break;
         parser_.get().body().data = chunk;
