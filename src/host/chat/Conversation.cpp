@@ -3,6 +3,7 @@
 #include "host/chat/HistoryWindow.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/jsonrpc/JsonWriter.hpp>
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -34,6 +35,22 @@ asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
 std::string text_of(const json::object& object, std::string_view key) {
     if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
     return {};
+}
+
+/// A `text` frame, written straight as JSON: an answer streams one per network read, and building
+/// an object for each, to serialize and free it, cost more than the rest of the frame's way out.
+std::shared_ptr<const std::string> text_frame(std::string_view piece, const std::string& turn_id,
+                                              const std::string& message_id) {
+    auto frame = std::make_shared<std::string>();
+    frame->reserve(96 + piece.size() + turn_id.size() + message_id.size());
+    frame->append(R"({"type":"text","payload":{"content":)");
+    mcp::jsonrpc::append_json_string(*frame, piece);
+    frame->append(R"(,"turnId":)");
+    mcp::jsonrpc::append_json_string(*frame, turn_id);
+    frame->append(R"(,"messageId":)");
+    mcp::jsonrpc::append_json_string(*frame, message_id);
+    frame->append("}}");
+    return frame;
 }
 
 json::object turn_frame(std::string_view state, const std::string& turn_id, const std::string& message = {}) {
@@ -171,8 +188,7 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
             } cancel_limit{limit, waiting};
             std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
                 streamed = true;
-                session.broadcast({{"type", "text"},
-                                   {"payload", {{"content", piece}, {"turnId", turn_id}, {"messageId", message_id}}}});
+                session.broadcast(text_frame(piece, turn_id, message_id));
                 session.send_queued();  // the first token's latency is the one users feel
             };
             ModelReply reply = co_await model_->generate(request, *session.llm_http, std::move(on_text));

@@ -1,5 +1,6 @@
 #include "host/llm/GeminiModel.hpp"
 
+#include "host/llm/ScratchJson.hpp"
 #include "host/llm/StreamingRequest.hpp"
 
 #include <boost/json/parse.hpp>
@@ -165,11 +166,11 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         on_text(unsent);
         unsent.clear();
     };
+    ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
-        boost::system::error_code ec;
-        json::value chunk = json::parse(data, ec);
-        if (ec || !chunk.is_object()) throw ModelError("Gemini sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
-        const auto& object = chunk.get_object();
+        const json::value* chunk = scratch.parse(data);
+        if (!chunk || !chunk->is_object()) throw ModelError("Gemini sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
+        const auto& object = chunk->get_object();
         if (auto* error = object.if_contains("error"))
             throw ModelError("Gemini failed mid-answer: " + json::serialize(*error), 0, true);
         if (auto* usage = object.if_contains("usageMetadata"); usage && usage->is_object())

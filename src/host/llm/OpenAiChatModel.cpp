@@ -1,9 +1,11 @@
 #include "host/llm/OpenAiChatModel.hpp"
 
+#include "host/llm/ScratchJson.hpp"
 #include "host/llm/StreamingRequest.hpp"
 #include "host/llm/ToolCallAccumulator.hpp"
 
-#include <boost/json/parse.hpp>
+#include <mcp/jsonrpc/JsonWriter.hpp>
+
 #include <boost/json/serialize.hpp>
 
 namespace mcpkit::host {
@@ -23,56 +25,79 @@ json::array tool_array(const std::vector<ToolDeclaration>& tools) {
     return array;
 }
 
-}  // namespace
-
-std::string OpenAiChatModel::request_text(const ModelRequest& request) {
-    std::string text = json::serialize(request_body(request, false));
-    if (!request.tools || request.tools->empty()) return text;
-    if (request.tools != cached_tools_) {
-        cached_tools_ = request.tools;
-        cached_tools_text_ = ",\"tools\":" + json::serialize(tool_array(*request.tools)) + ",\"tool_choice\":\"auto\"";
-    }
-    text.insert(text.size() - 1, cached_tools_text_);  // before the closing brace
-    return text;
+/// `,"name":"text"` — a member after the first.
+void append_member(std::string& out, std::string_view name, std::string_view text) {
+    out += ',';
+    mcp::jsonrpc::append_json_string(out, name);
+    out += ':';
+    mcp::jsonrpc::append_json_string(out, text);
 }
 
-json::object OpenAiChatModel::request_body(const ModelRequest& request, bool with_tools) const {
-    json::array messages;
-    if (!request.system_prompt.empty()) messages.push_back({{"role", "system"}, {"content", request.system_prompt}});
-    for (const auto& message : request.history) {
-        switch (message.role) {
-        case Role::user: messages.push_back({{"role", "user"}, {"content", message.content}}); break;
-        case Role::assistant: {
-            json::object item{{"role", "assistant"}};
-            item["content"] = message.content.empty() && !message.tool_calls.empty() ? json::value(nullptr)
-                                                                                      : json::value(message.content);
-            if (!message.tool_calls.empty()) {
-                json::array calls;
-                for (const auto& call : message.tool_calls)
-                    calls.push_back({{"id", call.id},
-                                     {"type", "function"},
-                                     {"function", {{"name", call.name}, {"arguments", json::serialize(call.arguments)}}}});
-                item["tool_calls"] = std::move(calls);
+void append_message(std::string& out, const ChatMessage& message) {
+    out += R"({"role":)";
+    mcp::jsonrpc::append_json_string(out, role_name(message.role));
+    switch (message.role) {
+    case Role::user: append_member(out, "content", message.content); break;
+    case Role::assistant:
+        if (message.content.empty() && !message.tool_calls.empty()) out += R"(,"content":null)";
+        else append_member(out, "content", message.content);
+        if (!message.tool_calls.empty()) {
+            out += R"(,"tool_calls":[)";
+            for (std::size_t i = 0; i < message.tool_calls.size(); ++i) {
+                const auto& call = message.tool_calls[i];
+                out += i ? R"(,{"id":)" : R"({"id":)";
+                mcp::jsonrpc::append_json_string(out, call.id);
+                out += R"(,"type":"function","function":{"name":)";
+                mcp::jsonrpc::append_json_string(out, call.name);
+                // OpenAI carries a call's arguments as a string of JSON.
+                append_member(out, "arguments", mcp::jsonrpc::to_json_text(call.arguments));
+                out += "}}";
             }
-            messages.push_back(std::move(item));
-            break;
+            out += ']';
         }
-        case Role::tool:
-            messages.push_back({{"role", "tool"}, {"tool_call_id", message.tool_call_id}, {"content", message.content}});
-            break;
-        }
+        break;
+    case Role::tool:
+        append_member(out, "tool_call_id", message.tool_call_id);
+        append_member(out, "content", message.content);
+        break;
     }
-    json::object body{{"model", settings_.model},
-                      {"messages", std::move(messages)},
-                      {"stream", true},
-                      {"stream_options", {{"include_usage", true}}},
-                      {"temperature", settings_.temperature},
-                      {"max_tokens", request.max_output_tokens}};
-    if (with_tools && request.tools && !request.tools->empty()) {
-        body["tools"] = tool_array(*request.tools);
-        body["tool_choice"] = "auto";
+    out += '}';
+}
+
+}  // namespace
+
+// Written straight as text, not built as a DOM and serialized: it is the larger part of a turn's
+// own work after the model's events, and the tools' part (kilobytes of schemas) is reused as is.
+std::string OpenAiChatModel::request_text(const ModelRequest& request) {
+    bool with_tools = request.tools && !request.tools->empty();
+    if (with_tools && request.tools != cached_tools_) {
+        cached_tools_ = request.tools;
+        cached_tools_text_ = ",\"tools\":" + mcp::jsonrpc::to_json_text(tool_array(*request.tools)) + ",\"tool_choice\":\"auto\"";
     }
-    return body;
+    std::string text;
+    text.reserve(1024 + (with_tools ? cached_tools_text_.size() : 0));
+    text += R"({"model":)";
+    mcp::jsonrpc::append_json_string(text, settings_.model);
+    text += R"(,"messages":[)";
+    bool first = true;
+    if (!request.system_prompt.empty()) {
+        text += R"({"role":"system")";
+        append_member(text, "content", request.system_prompt);
+        text += '}';
+        first = false;
+    }
+    for (const auto& message : request.history) {
+        if (!first) text += ',';
+        first = false;
+        append_message(text, message);
+    }
+    text += R"(],"stream":true,"stream_options":{"include_usage":true},"temperature":)";
+    mcp::jsonrpc::append_json(text, json::value(settings_.temperature));
+    text += R"(,"max_tokens":)";
+    text += std::to_string(request.max_output_tokens);
+    if (with_tools) text += cached_tools_text_;
+    text += '}';
+    return text;
 }
 
 boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest& request, mcp::HttpClient& http,
@@ -93,12 +118,12 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         unsent.clear();
     };
     ToolCallAccumulator calls;
+    ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
         if (data == "[DONE]") return;
-        boost::system::error_code ec;
-        json::value chunk = json::parse(data, ec);
-        if (ec || !chunk.is_object()) throw ModelError("the model sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
-        const auto& object = chunk.get_object();
+        const json::value* chunk = scratch.parse(data);
+        if (!chunk || !chunk->is_object()) throw ModelError("the model sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
+        const auto& object = chunk->get_object();
         if (auto* error = object.if_contains("error"))
             throw ModelError("the model failed mid-answer: " + json::serialize(*error), 0, true);
         if (auto* usage = object.if_contains("usage"); usage && usage->is_object())

@@ -14,9 +14,8 @@ public:
                                                std::function<void(std::string_view)> on_text) override;
     const ModelSettings& settings() const override { return settings_; }
 
-    /// The request body for `request` (public for tests); without the tools when `with_tools` is false.
-    boost::json::object request_body(const ModelRequest& request, bool with_tools = true) const;
-    /// The same, serialized, with the tools' part reused from the last request with that list.
+    /// The request body for `request` (public for tests), with the tools' part reused from the
+    /// last request with that list.
     std::string request_text(const ModelRequest& request);
 
 private:

@@ -138,7 +138,7 @@ TEST(OpenAiRequest, ToolResultsAnswerTheirCallsAndArgumentsAreStrings) {
     ModelRequest request;
     request.system_prompt = "be brief";
     request.history = history;
-    json::object body = model.request_body(request);
+    json::object body = json::parse(model.request_text(request)).as_object();
     const auto& messages = body.at("messages").as_array();
     ASSERT_EQ(messages.size(), 5u);
     EXPECT_EQ(messages[0].at("role"), "system");
@@ -146,11 +146,19 @@ TEST(OpenAiRequest, ToolResultsAnswerTheirCallsAndArgumentsAreStrings) {
     EXPECT_EQ(messages[2].at("tool_calls").as_array()[0].at("function").at("arguments"), "{\"city\":\"Paris\"}");
     EXPECT_EQ(messages[3].at("tool_call_id"), "g1");
     EXPECT_EQ(messages[4].at("tool_call_id"), "g2");
+    EXPECT_EQ(messages[4].at("content"), "18C");
+    EXPECT_EQ(body.at("temperature"), 0.7) << "written as a number a person reads (not 7E-1)";
+    EXPECT_EQ(body.at("stream_options").at("include_usage"), true);
     EXPECT_FALSE(body.contains("tools"));
     request.tools = std::make_shared<std::vector<ToolDeclaration>>(
         std::vector<ToolDeclaration>{{"w__get", "Weather", json::object{{"type", "object"}}}});
-    EXPECT_EQ(json::parse(model.request_text(request)), json::value(model.request_body(request)));
-    EXPECT_EQ(json::parse(model.request_text(request)).at("tools").as_array().size(), 1u);
+    std::string with_tools = model.request_text(request);
+    json::object parsed = json::parse(with_tools).as_object();
+    EXPECT_EQ(parsed.at("messages"), body.at("messages"));
+    ASSERT_EQ(parsed.at("tools").as_array().size(), 1u);
+    EXPECT_EQ(parsed.at("tools").at(0).at("function").at("name"), "w__get");
+    EXPECT_EQ(parsed.at("tool_choice"), "auto");
+    EXPECT_EQ(model.request_text(request), with_tools) << "from the cache";
 }
 
 }  // namespace

@@ -69,6 +69,22 @@ struct HttpClient::Impl {
         return *pool;
     }
 
+    /// A client sends to one URL again and again (an LLM's endpoint): the last one parsed is kept.
+    std::string last_url;
+    http::HttpUrl last_parsed;
+
+    http::HttpUrl parsed_url(const std::string& text) {
+        if (text != last_url || last_url.empty()) {
+            try {
+                last_parsed = http::parse_http_url(text);
+            } catch (const std::invalid_argument& e) {
+                throw HttpError(e.what());
+            }
+            last_url = text;
+        }
+        return last_parsed;
+    }
+
     asio::awaitable<HttpResponse> send(HttpRequest request, const std::function<void(std::string_view)>* on_data) {
         for (int redirects = 0;; ++redirects) {
             HttpResponse response = co_await send_once(request, on_data);
@@ -91,14 +107,10 @@ struct HttpClient::Impl {
         }
     }
 
-    asio::awaitable<HttpResponse> send_once(const HttpRequest& request,
-                                            const std::function<void(std::string_view)>* on_data) {
-        http::HttpUrl url;
-        try {
-            url = http::parse_http_url(request.url);
-        } catch (const std::invalid_argument& e) {
-            throw HttpError(e.what());
-        }
+    /// The request's body is lent to the message it is sent in, and given back at the end (a
+    /// redirect may send it again): an LLM request carries kilobytes of tool schemas.
+    asio::awaitable<HttpResponse> send_once(HttpRequest& request, const std::function<void(std::string_view)>* on_data) {
+        http::HttpUrl url = parsed_url(request.url);
         web::verb verb = web::string_to_verb(request.method);
         if (verb == web::verb::unknown) throw std::invalid_argument("unknown HTTP method \"" + request.method + "\"");
         web::request<web::string_body> message{verb, url.target, 11};
@@ -108,7 +120,7 @@ struct HttpClient::Impl {
             check_header(name, value);
             message.set(name, value);
         }
-        message.body() = request.body;
+        message.body().swap(request.body);
         message.prepare_payload();
 
         http::ConnectionPool& pool = pool_for(url);
@@ -142,13 +154,14 @@ struct HttpClient::Impl {
                 response.body = std::move(*body);
             }
             if (exchange.reusable()) pool.release(stream);
+            message.body().swap(request.body);
             co_return response;
         }
     }
 };
 
 HttpClient::HttpClient(asio::any_io_executor executor, HttpClientOptions options)
-    : impl_(std::make_shared<Impl>(Impl{std::move(executor), std::move(options), {}})) {}
+    : impl_(std::make_shared<Impl>(Impl{std::move(executor), std::move(options), {}, {}, {}})) {}
 
 HttpClient::~HttpClient() { close(); }
 

@@ -1,0 +1,22 @@
+#include "host/llm/ScratchJson.hpp"
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+ScratchJson::ScratchJson() : memory_(initial_, sizeof initial_), parser_(json::storage_ptr(), json::parse_options{.max_depth = 64}) {}
+
+const json::value* ScratchJson::parse(std::string_view text) {
+    document_.reset();  // trivial: nothing in the buffer is freed one by one
+    memory_.release();
+    parser_.reset(json::storage_ptr(&memory_));
+    boost::system::error_code ec;
+    parser_.write(text.data(), text.size(), ec);
+    if (ec) {
+        parser_.reset();
+        return nullptr;
+    }
+    document_.emplace(parser_.release());  // moved: keeps the buffer as its storage
+    return &*document_;
+}
+
+}  // namespace mcpkit::host
