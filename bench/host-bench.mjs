@@ -4,9 +4,12 @@
 // ratios, not pass/fail, except that a wrong answer makes the run fail. Started by run-host.sh.
 //
 //   node host-bench.mjs MCPKIT [SECONDS] [IDLE_CONNECTIONS]
-//     env TTFT_SAMPLES (default 1000), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
-//         FAKE_LLM=lean|tests (default lean: bench/host-fake-llm.mjs; tests: tests/interop/fake-llm.mjs),
-//         PARTS (default abc: which of the measurements below to make)
+//     env HOST_LOAD (the host_load binary, bench/host-load/: the fake LLM and the turns driver in C++),
+//         TTFT_SAMPLES (default 1000), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
+//         FAKE_LLM=native|lean|tests (default native: host_load's; lean: bench/host-fake-llm.mjs, the same
+//         events from Node; tests: tests/interop/fake-llm.mjs), DRIVER=native|node (default native: the
+//         turns of b) driven by host_load; node: by this script), PARTS (default abc: which of the
+//         measurements below to make)
 //
 // Each host runs pinned to CPU 0 (its MCP server, a child, inherits the pin); the fake LLM and this
 // driver run on CPU 1 (run-host.sh pins the driver). Both hosts: the same mcp.json ("approval":
@@ -51,7 +54,13 @@ const ttftSamples = Number(process.env.TTFT_SAMPLES ?? 1000);
 const sessionCount = Number(process.env.SESSIONS ?? 100);
 const warmupSeconds = Number(process.env.WARMUP_SECONDS ?? 6);
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 2));
-const fakeKind = process.env.FAKE_LLM ?? 'lean';
+const fakeKind = process.env.FAKE_LLM ?? 'native';
+const driverKind = process.env.DRIVER ?? 'native';
+const hostLoad = process.env.HOST_LOAD ? path.resolve(process.env.HOST_LOAD) : path.join(repo, 'build/release/bench/host_load');
+if ((fakeKind === 'native' || driverKind === 'native') && !fs.existsSync(hostLoad)) {
+  throw new Error(`no host_load binary at ${hostLoad} (set HOST_LOAD, or FAKE_LLM=lean DRIVER=node)`);
+}
+const fakeNames = { native: 'host_load fake-llm (C++)', lean: 'bench/host-fake-llm.mjs', tests: 'tests/interop/fake-llm.mjs' };
 const parts = process.env.PARTS ?? 'abc'; // which measurements to make (for debugging the benchmark itself)
 const cpus = os.cpus().length;
 const ticks = 100; // clock ticks per second (getconf CLK_TCK on Linux)
@@ -123,9 +132,9 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-function start(cpu, command, args, env) {
+function start(cpu, command, args, env, { stdin = 'ignore' } = {}) {
   const [file, argv] = pinned(cpu, command, args);
-  const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, { env, stdio: [stdin, 'pipe', 'pipe'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let output = '';
@@ -150,8 +159,10 @@ async function stop(child) {
 
 async function startFakeLlm() {
   const port = await freePort();
-  const script = fakeKind === 'tests' ? path.join(repo, 'tests/interop/fake-llm.mjs') : path.join(here, 'host-fake-llm.mjs');
-  const child = start(1, process.execPath, [script, '--port', String(port), '--api-key', 'test-key'], process.env);
+  const child = fakeKind === 'native'
+    ? start(1, hostLoad, ['fake-llm', '--port', String(port), '--api-key', 'test-key'], process.env)
+    : start(1, process.execPath, [fakeKind === 'tests' ? path.join(repo, 'tests/interop/fake-llm.mjs') : path.join(here, 'host-fake-llm.mjs'),
+      '--port', String(port), '--api-key', 'test-key'], process.env);
   await waitForPort(port, child, 'the fake LLM');
   return { child, port, url: `http://127.0.0.1:${port}` };
 }
@@ -535,6 +546,60 @@ async function loadWindow(host, pages, llm, warmup, window) {
   return result;
 }
 
+/**
+ * The same, driven by `host_load turns` (pinned to the load core with the fake): SESSIONS pages
+ * open and each makes one turn, then each window is run / measure / stop on its stdin, the CPU
+ * of every process read around `measure` and `stop` as above.
+ */
+async function nativeLoad(host) {
+  const driver = start(1, hostLoad, ['turns', '--port', String(host.port), '--sessions', String(sessionCount)], process.env,
+    { stdin: 'pipe' });
+  const lines = [];
+  let waiting = null;
+  let pending = '';
+  driver.stdout.on('data', (chunk) => {
+    pending += chunk;
+    for (let end; (end = pending.indexOf('\n')) >= 0;) {
+      lines.push(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+    }
+    if (waiting && lines.length) waiting();
+  });
+  const nextLine = async (ms) => {
+    const deadline = Date.now() + ms;
+    while (!lines.length) {
+      if (driver.exitCode !== null) throw new Error(`host_load turns exited (${driver.exitCode}): ${driver.output()}`);
+      if (Date.now() > deadline) throw new Error(`host_load turns said nothing within ${ms} ms: ${driver.output()}`);
+      await Promise.race([new Promise((resolve) => { waiting = resolve; }), sleep(100)]);
+      waiting = null;
+    }
+    return lines.shift();
+  };
+  const ready = await nextLine(60000);
+  if (ready !== 'ready') throw new Error(`host_load turns: ${ready}`);
+  return {
+    async window(llm, warmup, window) {
+      driver.stdin.write('run\n');
+      await sleep(warmup * 1000);
+      const before = { host: cpuOf([host.pid]), mcp: cpuOf(host.mcpServers), fake: cpuOf([llm.child.pid]), driver: cpuOf([driver.pid]) };
+      const startedAt = performance.now();
+      driver.stdin.write('measure\n');
+      await sleep(window * 1000);
+      driver.stdin.write('stop\n');
+      const elapsed = (performance.now() - startedAt) / 1000;
+      const after = { host: cpuOf([host.pid]), mcp: cpuOf(host.mcpServers), fake: cpuOf([llm.child.pid]), driver: cpuOf([driver.pid]) };
+      const report = JSON.parse(await nextLine(30000));
+      for (const sample of report.wrongSamples) console.error(`${names[host.kind]}: wrong answer: ${sample}`);
+      return {
+        completed: report.completed, wrong: report.wrong, latencies: report.latencies, elapsed,
+        hostCpu: after.host - before.host, mcpCpu: after.mcp - before.mcp, fakeCpu: after.fake - before.fake,
+        driverCpu: after.driver - before.driver,
+      };
+    },
+    close() { driver.stdin.end('quit\n'); },
+  };
+}
+
 /** The windows of one host put together. */
 function turnFigures(windows) {
   const sum = (key) => windows.reduce((total, w) => total + w[key], 0);
@@ -585,7 +650,7 @@ async function idle(kind, llm) {
 const fmt = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 console.log(`chat host benchmark: ${cpus} CPUs, Node ${process.version}, ${seconds} s measured (after ${warmupSeconds} s warm-up) with ` +
   `${sessionCount} sessions, ${ttftSamples} TTFT samples, ${idleConnections.toLocaleString('en')} idle connections, ` +
-  `fake LLM: ${fakeKind === 'tests' ? 'tests/interop/fake-llm.mjs' : 'bench/host-fake-llm.mjs'}`);
+  `fake LLM: ${fakeNames[fakeKind]}, turns driven by ${driverKind === 'native' ? 'host_load turns (C++)' : 'this script'}`);
 if (cpus < 2) console.log('warning: one CPU, nothing pinned: the load shares the host\'s core');
 
 const llm = await startFakeLlm();
@@ -612,15 +677,22 @@ try {
       console.log(`\nb) ${sessionCount} sessions running tool-call turns back to back, ${rounds} windows of ` +
         `${fmt(seconds / rounds, 1)} s per host, the hosts alternating…`);
       const pages = {};
+      const loads = {};
       const windows = { mcpkit: [], node: [] };
-      for (const kind of kinds) pages[kind] = await loadPages(hosts[kind]);
+      for (const kind of kinds) {
+        if (driverKind === 'native') loads[kind] = await nativeLoad(hosts[kind]);
+        else pages[kind] = await loadPages(hosts[kind]);
+      }
       for (let round = 0; round < rounds; round++) {
         for (const kind of kinds) {
-          windows[kind].push(await loadWindow(hosts[kind], pages[kind], llm, round === 0 ? warmupSeconds : 1, seconds / rounds));
+          const warmup = round === 0 ? warmupSeconds : 1;
+          windows[kind].push(driverKind === 'native' ? await loads[kind].window(llm, warmup, seconds / rounds)
+            : await loadWindow(hosts[kind], pages[kind], llm, warmup, seconds / rounds));
         }
       }
       for (const kind of kinds) {
-        for (const page of pages[kind]) page.close();
+        loads[kind]?.close();
+        for (const page of pages[kind] ?? []) page.close();
         const t = results[kind].turns = turnFigures(windows[kind]);
         wrongAnswers += t.wrong;
         console.log(`   ${names[kind]}: ${t.completed} turns in ${fmt(t.elapsed, 1)} s (${t.wrong} wrong): ${fmt(t.turnsPerSecond, 0)} turns/s ` +

@@ -1,9 +1,9 @@
 #include "host/chat/Conversation.hpp"
 
+#include "host/chat/FrameText.hpp"
 #include "host/chat/HistoryWindow.hpp"
 
 #include <mcp/Error.hpp>
-#include <mcp/jsonrpc/JsonWriter.hpp>
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -37,26 +37,12 @@ std::string text_of(const json::object& object, std::string_view key) {
     return {};
 }
 
-/// A `text` frame, written straight as JSON: an answer streams one per network read, and building
-/// an object for each, to serialize and free it, cost more than the rest of the frame's way out.
-std::shared_ptr<const std::string> text_frame(std::string_view piece, const std::string& turn_id,
-                                              const std::string& message_id) {
-    auto frame = std::make_shared<std::string>();
-    frame->reserve(96 + piece.size() + turn_id.size() + message_id.size());
-    frame->append(R"({"type":"text","payload":{"content":)");
-    mcp::jsonrpc::append_json_string(*frame, piece);
-    frame->append(R"(,"turnId":)");
-    mcp::jsonrpc::append_json_string(*frame, turn_id);
-    frame->append(R"(,"messageId":)");
-    mcp::jsonrpc::append_json_string(*frame, message_id);
-    frame->append("}}");
-    return frame;
-}
-
-json::object turn_frame(std::string_view state, const std::string& turn_id, const std::string& message = {}) {
-    json::object payload{{"state", state}, {"turnId", turn_id}};
-    if (!message.empty()) payload["message"] = message;
-    return {{"type", "turn"}, {"payload", std::move(payload)}};
+std::shared_ptr<const std::string> turn_frame(std::string_view state, const std::string& turn_id,
+                                              const std::string& message = {}) {
+    FrameText frame("turn");
+    frame.text("state", state).text("turnId", turn_id);
+    if (!message.empty()) frame.text("message", message);
+    return frame.finish();
 }
 
 }  // namespace
@@ -89,7 +75,11 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
         store_.set_usage(session.id(), session.usage);
     } catch (const std::exception&) {
     }
-    session.broadcast({{"type", "usage"}, {"payload", usage_json(session.usage)}});
+    session.broadcast(FrameText("usage")
+                          .number("promptTokens", session.usage.prompt_tokens)
+                          .number("completionTokens", session.usage.completion_tokens)
+                          .number("totalTokens", session.usage.total_tokens)
+                          .finish());
 }
 
 void Conversation::stop(ChatSession& session) {
@@ -188,7 +178,8 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
             } cancel_limit{limit, waiting};
             std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
                 streamed = true;
-                session.broadcast(text_frame(piece, turn_id, message_id));
+                session.broadcast(
+                    FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
                 session.send_queued();  // the first token's latency is the one users feel
             };
             ModelReply reply = co_await model_->generate(request, *session.llm_http, std::move(on_text));
@@ -230,8 +221,8 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         user.content = co_await user_content(*session, input);
         record(*session, std::move(user));
         // Other tabs on the session show what was asked (the sender shows it already).
-        session->broadcast({{"type", "user_message"},
-                            {"payload", {{"turnId", turn_id}, {"message", session->history.back().to_json()}}}});
+        session->broadcast(
+            FrameText("user_message").text("turnId", turn_id).json("message", session->history.back().to_json()).finish());
         if (!model_) {
             state = "failed";
             message = "No LLM is configured. Set GEMINI_API_KEY, or OPENAI_API_KEY (and OPENAI_BASE_URL for a local "
@@ -286,8 +277,8 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         fallback.id = new_id("msg");
         fallback.role = Role::assistant;
         fallback.content = "Sorry, I could not finish this answer: " + message;
-        session->broadcast({{"type", "text"},
-                            {"payload", {{"content", fallback.content}, {"turnId", turn_id}, {"messageId", fallback.id}}}});
+        session->broadcast(
+            FrameText("text").text("content", fallback.content).text("turnId", turn_id).text("messageId", fallback.id).finish());
         record(*session, std::move(fallback));
     }
     // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
@@ -323,20 +314,19 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
 
 asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {
     std::string turn_id = session->turn_id;
-    // A copy: the registry may be rebuilt while this call waits (list_changed, a reload).
-    std::optional<RegisteredTool> found;
-    if (const RegisteredTool* registered = coordinator_.find_tool(call.name); registered && registered->visible_to_model)
-        found = *registered;
+    // Held: the registry may be rebuilt while this call waits (list_changed, a reload).
+    std::shared_ptr<const RegisteredTool> found = coordinator_.find_tool(call.name);
+    if (found && !found->visible_to_model) found.reset();
     std::string server = found ? found->server : "";
-    session->broadcast({{"type", "status"},
-                        {"payload",
-                         {{"state", "processing"},
-                          {"tool", call.name},
-                          {"server", server},
-                          {"callId", call.id},
-                          {"turnId", turn_id},
-                          {"arguments", call.arguments},
-                          {"message", "Calling " + call.name}}}});
+    session->broadcast(FrameText("status")
+                           .text("state", "processing")
+                           .text("tool", call.name)
+                           .text("server", server)
+                           .text("callId", call.id)
+                           .text("turnId", turn_id)
+                           .json("arguments", call.arguments)
+                           .text("message", "Calling " + call.name)
+                           .finish());
     log_.info("MCP", "tool_call_started", {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name}});
     ToolOutcome outcome;
     std::string refusal;
@@ -370,19 +360,18 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     }
     json::value app = nullptr;
     if (apps_ && found && !outcome.refused) app = co_await apps_->app_for(*found);
-    json::object complete{{"type", "status"},
-                        {"payload",
-                         {{"state", "complete"},
-                          {"tool", call.name},
-                          {"server", server},
-                          {"callId", call.id},
-                          {"turnId", turn_id},
-                          {"data", outcome.result},
-                          {"isError", outcome.is_error},
-                          {"durationMs", outcome.duration.count()},
-                          {"message", outcome.is_error ? "The call failed" : "Done"}}}};
-    if (!app.is_null()) complete["payload"].as_object()["app"] = std::move(app);
-    session->broadcast(complete);
+    FrameText complete("status");
+    complete.text("state", "complete")
+        .text("tool", call.name)
+        .text("server", server)
+        .text("callId", call.id)
+        .text("turnId", turn_id)
+        .json("data", outcome.result)
+        .flag("isError", outcome.is_error)
+        .number("durationMs", outcome.duration.count())
+        .text("message", outcome.is_error ? "The call failed" : "Done");
+    if (!app.is_null()) complete.json("app", app);
+    session->broadcast(complete.finish());
     log_.info("MCP", "tool_call_finished",
               {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name},
                {"isError", outcome.is_error}, {"durationMs", outcome.duration.count()}});

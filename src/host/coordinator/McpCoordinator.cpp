@@ -115,7 +115,7 @@ std::shared_ptr<ServerConnection> McpCoordinator::server(const std::string& name
 
 void McpCoordinator::rebuild_registry() {
     if (!registry_stale_) return;
-    std::map<std::string, RegisteredTool> registry;
+    std::map<std::string, std::shared_ptr<const RegisteredTool>> registry;
     for (const auto& server : servers_) {
         for (const auto& tool : server->tools()) {
             RegisteredTool entry;
@@ -128,8 +128,8 @@ void McpCoordinator::rebuild_registry() {
             entry.visible_to_app = visible_to(tool, "app");
             // Keep the compiled schema of a tool seen before: compiling is not free.
             if (auto old = registry_.find(entry.qualified_name);
-                old != registry_.end() && old->second.tool.input_schema == tool.input_schema) {
-                entry.schema = old->second.schema;
+                old != registry_.end() && old->second->tool.input_schema == tool.input_schema) {
+                entry.schema = old->second->schema;
             } else {
                 try {
                     entry.schema = std::make_shared<const mcp::JsonSchema>(mcp::JsonSchema::compile(tool.input_schema));
@@ -139,7 +139,8 @@ void McpCoordinator::rebuild_registry() {
                                        " does not compile, so its arguments go unchecked: " + e.what());
                 }
             }
-            registry.emplace(entry.qualified_name, std::move(entry));
+            std::string name = entry.qualified_name;
+            registry.emplace(std::move(name), std::make_shared<const RegisteredTool>(std::move(entry)));
         }
     }
     registry_ = std::move(registry);
@@ -147,10 +148,10 @@ void McpCoordinator::rebuild_registry() {
     model_tools_.reset();
 }
 
-const RegisteredTool* McpCoordinator::find_tool(const std::string& qualified_name) {
+std::shared_ptr<const RegisteredTool> McpCoordinator::find_tool(const std::string& qualified_name) {
     rebuild_registry();
     auto it = registry_.find(qualified_name);
-    return it == registry_.end() ? nullptr : &it->second;
+    return it == registry_.end() ? nullptr : it->second;
 }
 
 ToolList McpCoordinator::tools_for_model() {
@@ -158,12 +159,12 @@ ToolList McpCoordinator::tools_for_model() {
     if (!model_tools_) {
         auto tools = std::make_shared<std::vector<ToolDeclaration>>();
         for (const auto& [name, tool] : registry_) {
-            auto server = this->server(tool.server);
+            auto server = this->server(tool->server);
             if (!server || server->state() != ServerState::ready) continue;
-            if (!tool.visible_to_model) continue;  // an MCP App's own tool
-            std::string description = tool.tool.description;
-            if (description.empty() && tool.tool.title) description = *tool.tool.title;
-            tools->push_back({name, description, tool.tool.input_schema});
+            if (!tool->visible_to_model) continue;  // an MCP App's own tool
+            std::string description = tool->tool.description;
+            if (description.empty() && tool->tool.title) description = *tool->tool.title;
+            tools->push_back({name, description, tool->tool.input_schema});
         }
         model_tools_ = std::move(tools);
     }
@@ -172,14 +173,14 @@ ToolList McpCoordinator::tools_for_model() {
     if (!any_failures) return model_tools_;
     bool any_open = false;
     for (const auto& declaration : *model_tools_)
-        if (const RegisteredTool* tool = find_tool(declaration.name); tool && circuit_open(tool->server, declaration.name)) {
+        if (auto tool = find_tool(declaration.name); tool && circuit_open(tool->server, declaration.name)) {
             any_open = true;
             break;
         }
     if (!any_open) return model_tools_;
     auto open_left_out = std::make_shared<std::vector<ToolDeclaration>>();
     for (const auto& declaration : *model_tools_)
-        if (const RegisteredTool* tool = find_tool(declaration.name); tool && !circuit_open(tool->server, declaration.name))
+        if (auto tool = find_tool(declaration.name); tool && !circuit_open(tool->server, declaration.name))
             open_left_out->push_back(declaration);
     return open_left_out;
 }
@@ -211,7 +212,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         outcome.refused = true;
         return outcome;
     };
-    const RegisteredTool* found = find_tool(qualified_name);
+    std::shared_ptr<const RegisteredTool> found = find_tool(qualified_name);
     if (found && ((options.caller == "model" && !found->visible_to_model) || (options.caller == "app" && !found->visible_to_app)))
         found = nullptr;  // what the caller may not call does not exist for it
     if (!found) {
@@ -220,7 +221,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         co_return refuse("There is no tool named \"" + qualified_name + "\". Available tools: " +
                          (names.empty() ? "none" : names) + ".");
     }
-    RegisteredTool tool = *found;  // the registry may be rebuilt while the call runs
+    const RegisteredTool& tool = *found;  // held: the registry may be rebuilt while the call runs
     if (tool.schema)
         if (auto problem = tool.schema->validate(arguments))
             co_return refuse("Invalid arguments for " + qualified_name + ": " + *problem +
@@ -314,13 +315,13 @@ json::array McpCoordinator::describe_servers() {
         }
         json::array tools;
         for (const auto& [name, tool] : registry_) {
-            if (tool.server != server->name()) continue;
-            json::object entry{{"name", tool.tool.name},
+            if (tool->server != server->name()) continue;
+            json::object entry{{"name", tool->tool.name},
                                {"qualifiedName", name},
-                               {"description", tool.tool.description},
-                               {"inputSchema", tool.tool.input_schema},
-                               {"readOnly", tool.read_only},
-                               {"approval", tool.needs_approval ? "ask" : "auto"}};
+                               {"description", tool->tool.description},
+                               {"inputSchema", tool->tool.input_schema},
+                               {"readOnly", tool->read_only},
+                               {"approval", tool->needs_approval ? "ask" : "auto"}};
             if (circuit_open(server->name(), name)) entry["circuit"] = "open";
             tools.push_back(std::move(entry));
         }

@@ -80,7 +80,8 @@ public:
     /// The tools to offer a model: every ready server's, minus open circuits and app-only tools.
     /// The same list is returned until something changes.
     ToolList tools_for_model();
-    const RegisteredTool* find_tool(const std::string& qualified_name);
+    /// Shared, not copied: a call holds on to its tool while the registry may be rebuilt.
+    std::shared_ptr<const RegisteredTool> find_tool(const std::string& qualified_name);
     boost::asio::awaitable<ToolOutcome> call_tool(const std::string& qualified_name, boost::json::object arguments,
                                                   ToolCallOptions options);
 
@@ -101,7 +102,7 @@ private:
     boost::asio::any_io_executor executor_;
     ServerCallbacks callbacks_;
     std::vector<std::shared_ptr<ServerConnection>> servers_;
-    std::map<std::string, RegisteredTool> registry_;
+    std::map<std::string, std::shared_ptr<const RegisteredTool>> registry_;
     bool registry_stale_ = true;
     ToolList model_tools_;  ///< every ready tool the model may see, before open circuits are left out
     std::map<std::string, CircuitBreaker> breakers_;

@@ -1,5 +1,6 @@
 #include "host/web/PageProtocol.hpp"
 
+#include "host/chat/FrameText.hpp"
 #include "host/coordinator/ToolNames.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -239,7 +240,7 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
-        session->broadcast({{"type", "history"}, {"payload", {{"messages", json::array{}}}}});
+        session->broadcast(FrameText("history").json("messages", json::array{}).finish());
     } else {
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
@@ -265,11 +266,10 @@ asio::awaitable<void> PageProtocol::call_tool(std::shared_ptr<WebSocketClient> c
         std::string tool(payload.at("tool").get_string());
         json::object arguments;
         if (auto* given = payload.if_contains("arguments"); given && given->is_object()) arguments = given->get_object();
-        const RegisteredTool* found = coordinator_.find_tool(tool);
-        std::string server = found ? found->server : "";
+        // Held: the registry may change during the call.
+        std::shared_ptr<const RegisteredTool> registered = coordinator_.find_tool(tool);
+        std::string server = registered ? registered->server : "";
         ++session->servers_in_use[server];
-        std::optional<RegisteredTool> registered;
-        if (found) registered = *found;  // a copy: the registry may change during the call
         ToolCallOptions options;  // named: g++ 12 mishandles a braced temporary inside co_await
         ToolOutcome outcome = co_await coordinator_.call_tool(tool, std::move(arguments), std::move(options));
         if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
@@ -319,12 +319,12 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
     } else {
         // tools/call: a view may call its own server's tools that are visible to apps.
         auto* name = params.if_contains("name");
-        std::optional<RegisteredTool> tool;
+        std::shared_ptr<const RegisteredTool> tool;
         if (name && name->is_string())
             for (const auto& candidate : server->tools())
                 if (candidate.name == name->get_string())
-                    if (auto* registered = coordinator_.find_tool(qualified_tool_name(server_name, candidate.name)))
-                        tool = *registered;
+                    if (auto registered = coordinator_.find_tool(qualified_tool_name(server_name, candidate.name)))
+                        tool = registered;
         if (!tool || !tool->visible_to_app) {
             error = {{"code", -32602},
                      {"message", "the view may call only its own server's tools that are visible to apps; " +

@@ -2,6 +2,7 @@
 // call deltas in the shapes each backend uses (shared/reference/llm-and-hosts.md §2).
 
 #include "host/llm/EventStreamReader.hpp"
+#include "host/llm/ScratchJson.hpp"
 #include "host/llm/ToolCallAccumulator.hpp"
 
 #include <boost/json/parse.hpp>
@@ -25,6 +26,27 @@ TEST(EventStreamReader, JoinsEventsCutAnywhereAndSkipsComments) {
     EXPECT_EQ(events_of({"event: message\ndata: line one\ndata: line two\n\n"}),
               (std::vector<std::string>{"line one\nline two"}));
     EXPECT_EQ(events_of({"data: unterminated"}), (std::vector<std::string>{"unterminated"}));
+}
+
+TEST(ScratchJson, EachEventParsedWholeIntoMemoryTheNextReusesAndBadOnesRefused) {
+    ScratchJson scratch;
+    std::string big = R"({"choices":[{"delta":{"content":")" + std::string(20000, 'x') + R"("}}]})";  // past the buffer
+    const auto* first = scratch.parse(big);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->at("choices").at(0).at("delta").at("content").as_string().size(), 20000u);
+    // A copy made by assignment into one's own object outlives the next parse.
+    boost::json::object kept;
+    kept = first->at("choices").at(0).at("delta").as_object();
+    const auto* second = scratch.parse(R"({"usage":{"prompt_tokens":3}})");
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->at("usage").at("prompt_tokens"), 3);
+    EXPECT_FALSE(second->as_object().contains("choices"));
+    EXPECT_EQ(kept.at("content").as_string().size(), 20000u);
+    EXPECT_EQ(scratch.parse(R"({"cut": )"), nullptr);
+    EXPECT_EQ(scratch.parse("not json"), nullptr);
+    const auto* after = scratch.parse(R"(["fine"])");
+    ASSERT_NE(after, nullptr) << "a refused event leaves the parser ready for the next";
+    EXPECT_EQ(after->at(0), "fine");
 }
 
 TEST(EventStreamReader, RefusesAnEventPastTheLimit) {
