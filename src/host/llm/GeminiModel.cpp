@@ -159,13 +159,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.body = request_text(request);
 
     ModelReply reply;
-    // The text of one network read goes to the page as one piece.
-    std::string unsent;
-    std::function<void()> send_text = [&] {
-        if (unsent.empty()) return;
-        on_text(unsent);
-        unsent.clear();
-    };
+    ReadText read_text(std::move(on_text));
     ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
         const json::value* chunk = scratch.parse(data);
@@ -195,7 +189,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
                 continue;  // the model's reasoning summary, not its answer
             if (auto* text = part.if_contains("text"); text && text->is_string() && !text->get_string().empty()) {
                 reply.text += text->get_string();
-                unsent += text->get_string();
+                read_text.add(text->get_string());
             }
             if (auto* function = part.if_contains("functionCall"); function && function->is_object()) {
                 const auto& call_object = function->get_object();
@@ -213,7 +207,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         }
     };
     std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(http, std::move(post), "gemini", handler, send_text);
+    co_await stream_events(http, std::move(post), "gemini", handler, read_text);
     if (reply.finish_reason == "MALFORMED_FUNCTION_CALL" && reply.tool_calls.empty())
         throw ModelError("Gemini produced a malformed function call", 0, true);
     co_return reply;

@@ -110,13 +110,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
     post.body = request_text(request);
 
     ModelReply reply;
-    // The text of one network read goes to the page as one piece.
-    std::string unsent;
-    std::function<void()> send_text = [&] {
-        if (unsent.empty()) return;
-        on_text(unsent);
-        unsent.clear();
-    };
+    ReadText read_text(std::move(on_text));
     ToolCallAccumulator calls;
     ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
@@ -142,7 +136,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
             const auto& delta = delta_value->get_object();
             if (auto* content = delta.if_contains("content"); content && content->is_string() && !content->get_string().empty()) {
                 reply.text += content->get_string();
-                unsent += content->get_string();
+                read_text.add(content->get_string());
             }
             if (auto* tool_calls = delta.if_contains("tool_calls"); tool_calls && tool_calls->is_array())
                 for (const auto& item : tool_calls->get_array())
@@ -150,7 +144,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         }
     };
     std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(http, std::move(post), "openai", handler, send_text);
+    co_await stream_events(http, std::move(post), "openai", handler, read_text);
     reply.tool_calls = calls.finish();
     co_return reply;
 }

@@ -6,7 +6,7 @@ namespace mcpkit::host {
 
 boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpRequest request, std::string_view provider,
                                            const std::function<void(std::string_view)>& on_event,
-                                           const std::function<void()>& after_read) {
+                                           ReadText& text) {
     EventStreamReader events;
     // A refusal's body is JSON, not events: the start of the body is kept until an event shows
     // the answer is a stream, so that the error can quote the provider.
@@ -19,7 +19,7 @@ boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpReque
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
         if (!streaming && head_of_body.size() < 65536) head_of_body.append(bytes);
         events.feed(bytes, on_data);
-        if (after_read) after_read();
+        text.flush();
     };
     mcp::HttpResponse response;
     std::string broken;
@@ -34,7 +34,7 @@ boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpReque
         throw model_error_from_response(response, provider);
     }
     events.finish(on_data);
-    if (after_read) after_read();
+    text.flush();
 }
 
 }  // namespace mcpkit::host
