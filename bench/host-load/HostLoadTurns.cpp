@@ -6,8 +6,9 @@
 
 #include "HostLoadLoop.hpp"
 
+#include "host/web/WebSocketFrames.hpp"
+
 #include <boost/beast/core/detail/base64.hpp>
-#include <boost/beast/core/detail/sha1.hpp>
 
 #include <deque>
 #include <optional>
@@ -15,36 +16,19 @@
 namespace host_load {
 namespace {
 
-std::string masked_frame(std::string_view payload, int opcode = 1) {
-    std::string frame;
-    frame += static_cast<char>(0x80 | opcode);
-    if (payload.size() < 126) {
-        frame += static_cast<char>(0x80 | payload.size());
-    } else if (payload.size() < 65536) {
-        frame += static_cast<char>(0x80 | 126);
-        frame += static_cast<char>((payload.size() >> 8) & 0xff);
-        frame += static_cast<char>(payload.size() & 0xff);
-    } else {
-        frame += static_cast<char>(0x80 | 127);
-        for (int shift = 56; shift >= 0; shift -= 8) frame += static_cast<char>((payload.size() >> shift) & 0xff);
-    }
+namespace websocket = mcpkit::host::websocket;
+
+/// A client's frame: the host's header with the mask bit set, the key, the masked payload.
+std::string masked_frame(std::string_view payload, websocket::Opcode opcode = websocket::Opcode::text) {
+    std::uint8_t header[10];
+    std::size_t size = websocket::frame_header(opcode, payload.size(), header);
+    header[1] |= 0x80;
+    std::string frame(reinterpret_cast<const char*>(header), size);
     auto mask = static_cast<std::uint32_t>(random_engine()());
     char key[4] = {static_cast<char>(mask >> 24), static_cast<char>(mask >> 16), static_cast<char>(mask >> 8), static_cast<char>(mask)};
     frame.append(key, 4);
     for (std::size_t i = 0; i < payload.size(); ++i) frame += static_cast<char>(payload[i] ^ key[i & 3]);
     return frame;
-}
-
-std::string accept_key(const std::string& key) {
-    std::string input = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-    boost::beast::detail::sha1_context context;
-    boost::beast::detail::init(context);
-    boost::beast::detail::update(context, input.data(), input.size());
-    unsigned char digest[boost::beast::detail::sha1_context::digest_size];
-    boost::beast::detail::finish(context, digest);
-    std::string out(boost::beast::detail::base64::encoded_size(sizeof digest), '\0');
-    out.resize(boost::beast::detail::base64::encode(out.data(), digest, sizeof digest));
-    return out;
 }
 
 std::string string_at(const json::object& object, std::string_view key) {
@@ -143,7 +127,7 @@ private:
             std::string head = in.substr(0, end);
             std::string lower = head;
             for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            std::string accept = accept_key(page.key);
+            std::string accept = websocket::accept_key(page.key).value_or("");
             std::size_t at = lower.find("sec-websocket-accept:");
             std::string given = at == std::string::npos ? "" : head.substr(at + 21, head.find("\r\n", at) - at - 21);
             while (!given.empty() && given.front() == ' ') given.erase(0, 1);
@@ -186,7 +170,7 @@ private:
                     }
                 }
             } else if (opcode == 9) {
-                Loop::send(page.connection, masked_frame(payload, 10));
+                Loop::send(page.connection, masked_frame(payload, websocket::Opcode::pong));
             } else if (opcode == 8) {
                 page.connection.closed = true;
             }
