@@ -1,27 +1,54 @@
-#include "transport/http/RandomId.hpp"
+#include "mcp/RandomId.hpp"
 
-#include <stdexcept>
 #include <sys/random.h>
-#include <vector>
 
-namespace mcp::http {
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+
+namespace mcp {
+
+namespace {
+
+void random_bytes(unsigned char* out, std::size_t count) {
+    thread_local unsigned char pool[512];
+    thread_local std::size_t used = sizeof pool;
+    while (count > 0) {
+        if (used == sizeof pool) {
+            std::size_t got = 0;
+            while (got < sizeof pool) {
+                ssize_t n = ::getrandom(pool + got, sizeof pool - got, 0);
+                if (n > 0) got += static_cast<std::size_t>(n);
+                else if (errno != EINTR) throw std::runtime_error("getrandom failed: no randomness for ids");
+            }
+            used = 0;
+        }
+        std::size_t take = std::min(count, sizeof pool - used);
+        std::copy_n(pool + used, take, out);
+        std::fill_n(pool + used, take, 0);  // a byte handed out is not kept
+        used += take;
+        out += take;
+        count -= take;
+    }
+}
+
+}  // namespace
 
 std::string random_hex(std::size_t bytes) {
-    std::vector<unsigned char> raw(bytes);
-    std::size_t filled = 0;
-    while (filled < bytes) {
-        ssize_t got = ::getrandom(raw.data() + filled, bytes - filled, 0);
-        if (got < 0) throw std::runtime_error("getrandom failed: no randomness for session ids");
-        filled += static_cast<std::size_t>(got);
-    }
     static constexpr char digits[] = "0123456789abcdef";
     std::string text;
     text.reserve(bytes * 2);
-    for (unsigned char byte : raw) {
-        text += digits[byte >> 4];
-        text += digits[byte & 0xF];
+    unsigned char chunk[64];
+    while (bytes > 0) {
+        std::size_t take = std::min(bytes, sizeof chunk);
+        random_bytes(chunk, take);
+        for (std::size_t i = 0; i < take; ++i) {
+            text += digits[chunk[i] >> 4];
+            text += digits[chunk[i] & 0xF];
+        }
+        bytes -= take;
     }
     return text;
 }
 
-}  // namespace mcp::http
+}  // namespace mcp

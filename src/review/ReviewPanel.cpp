@@ -2,22 +2,13 @@
 
 #include "review/SocketDiscovery.hpp"
 
-#include <cstdio>
-#include <random>
+#include <mcp/RandomId.hpp>
+
 #include <unistd.h>
 
 namespace mcpkit::review {
 
-std::string random_token() {
-    std::random_device device;
-    std::string token;
-    for (int i = 0; i < 4; ++i) {
-        char part[9];
-        std::snprintf(part, sizeof part, "%08x", device());
-        token += part;
-    }
-    return token;
-}
+std::string random_token() { return mcp::random_hex(16); }
 
 namespace {
 ReviewPanelOptions with_defaults(ReviewPanelOptions options) {

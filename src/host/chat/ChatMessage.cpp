@@ -1,11 +1,9 @@
 #include "host/chat/ChatMessage.hpp"
 
+#include <mcp/RandomId.hpp>
+
 #include <boost/json/serialize.hpp>
 
-#include <sys/random.h>
-
-#include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <stdexcept>
 
@@ -21,39 +19,7 @@ std::string_view role_name(Role role) {
     return "user";
 }
 
-namespace {
-/// Random bytes drawn from the kernel 32 ids at a time: a turn makes several ids, and a getrandom
-/// call per id was a tenth of the host's system calls. The bytes are the kernel's all the same.
-void random_bytes(unsigned char* out, std::size_t count) {
-    thread_local unsigned char pool[512];
-    thread_local std::size_t used = sizeof pool;
-    if (used + count > sizeof pool) {
-        std::size_t got = 0;
-        while (got < sizeof pool) {
-            ssize_t n = getrandom(pool + got, sizeof pool - got, 0);
-            if (n > 0) got += static_cast<std::size_t>(n);
-            else if (errno != EINTR) throw std::runtime_error("getrandom failed");
-        }
-        used = 0;
-    }
-    std::copy_n(pool + used, count, out);
-    std::fill_n(pool + used, count, 0);  // a byte handed out is not kept
-    used += count;
-}
-}  // namespace
-
-std::string new_id(std::string_view prefix) {
-    unsigned char bytes[16];
-    random_bytes(bytes, sizeof bytes);
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string id(prefix);
-    id += '_';
-    for (unsigned char byte : bytes) {
-        id += digits[byte >> 4];
-        id += digits[byte & 15];
-    }
-    return id;
-}
+std::string new_id(std::string_view prefix) { return std::string(prefix) + "_" + mcp::random_hex(16); }
 
 std::int64_t now_milliseconds() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -4,6 +4,7 @@
 
 #include "common/SameToken.hpp"
 
+#include <mcp/RandomId.hpp>
 #include <mcp/transport/HostPolicy.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <list>
-#include <random>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
@@ -245,11 +245,7 @@ void WebServer::start() {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(state.options.host, ec);
     if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
-    if (!address.is_loopback() && state.options.token.empty()) {
-        std::random_device random;
-        static constexpr char digits[] = "0123456789abcdef";
-        for (int i = 0; i < 32; ++i) state.options.token += digits[random() % 16];
-    }
+    if (!address.is_loopback() && state.options.token.empty()) state.options.token = mcp::random_hex(16);
     state.policy = mcp::HostPolicy::for_server(state.options.host, state.options.allowed_hosts, {});
     tcp::endpoint endpoint(address, state.options.port);
     state.acceptor.open(endpoint.protocol());

@@ -2,7 +2,7 @@
 
 #include "mcp/jsonrpc/ErrorCodes.hpp"
 #include "transport/http/HttpErrors.hpp"
-#include "transport/http/RandomId.hpp"
+#include "mcp/RandomId.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>

@@ -3,7 +3,7 @@
 #include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/HttpErrors.hpp"
-#include "transport/http/RandomId.hpp"
+#include "mcp/RandomId.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
