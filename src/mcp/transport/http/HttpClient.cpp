@@ -127,13 +127,13 @@ struct HttpClient::Impl {
         // A connection kept alive may have been closed by the server meanwhile: such a failure
         // is tried once more on a new connection, which also makes it safe for a POST.
         for (int attempt = 0;; ++attempt) {
-            bool reused = pool.has_idle();
-            auto stream = co_await pool.acquire(options.timeout);
+            bool reused = false;
+            auto stream = co_await pool.acquire(options.timeout, &reused);
             if (!stream) throw HttpError(pool.last_error());
             http::HttpExchange exchange(stream);
             if (verb == web::verb::head) exchange.expect_no_body();
             if (!co_await exchange.start(message, options.timeout)) {
-                if (reused && attempt == 0) continue;
+                if (reused && attempt == 0 && exchange.closed_unanswered()) continue;
                 throw HttpError("no answer from " + request.url + " within " +
                                 std::to_string(options.timeout.count()) + " ms");
             }

@@ -10,7 +10,10 @@
 #include <boost/url/url.hpp>
 
 #include <array>
+#include <cerrno>
 #include <stdexcept>
+
+#include <sys/socket.h>
 
 namespace mcp::http {
 namespace asio = boost::asio;
@@ -32,6 +35,16 @@ std::string request_head(const web::request<web::string_body>& request) {
     for (const auto& field : request) head.append(field.name_string()).append(": ").append(field.value()).append("\r\n");
     head.append("\r\n");
     return head;
+}
+
+/// Whether a kept-alive connection can carry another request: nothing has come in since its last
+/// answer, not even the end. A server closes idle connections on its own clock (Node after 5 s,
+/// gunicorn after 2), and a request sent on one it has closed gets no answer.
+bool still_open_and_quiet(tcp::socket& socket) {
+    if (!socket.is_open()) return false;
+    char byte;
+    ssize_t got = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 HttpUrl from_url_view(const boost::urls::url_view& url) {
@@ -103,11 +116,21 @@ asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& reques
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(request.body())};
     auto [write_error, written] =
         co_await stream_->with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
-    if (write_error) co_return false;
+    auto closed = [](const boost::system::error_code& error) {
+        return error == asio::error::eof || error == asio::error::connection_reset ||
+               error == asio::error::broken_pipe || error == web::error::end_of_stream;
+    };
+    if (write_error) {
+        closed_unanswered_ = closed(write_error);
+        co_return false;
+    }
     auto [read_error, read] = co_await stream_->with(
         [&](auto& stream) { return web::async_read_header(stream, buffer_, parser_, use_tuple); });
     stream_->lowest().expires_never();
-    if (read_error) co_return false;
+    if (read_error) {
+        closed_unanswered_ = closed(read_error) && read == 0 && buffer_.size() == 0;
+        co_return false;
+    }
     done_ = parser_.is_done();
     co_return true;
 }
@@ -165,12 +188,17 @@ ConnectionPool::ConnectionPool(asio::any_io_executor executor, HttpUrl url, cons
     if (url_.tls) tls_ = make_client_tls_context(settings.ca_file);
 }
 
-asio::awaitable<std::shared_ptr<ClientStream>> ConnectionPool::acquire(std::chrono::milliseconds timeout) {
+asio::awaitable<std::shared_ptr<ClientStream>> ConnectionPool::acquire(std::chrono::milliseconds timeout,
+                                                                        bool* reused) {
     while (!idle_.empty()) {
         auto stream = std::move(idle_.back());
         idle_.pop_back();
-        if (stream->lowest().socket().is_open()) co_return stream;
+        if (still_open_and_quiet(stream->lowest().socket())) {
+            if (reused) *reused = true;
+            co_return stream;
+        }
     }
+    if (reused) *reused = false;
     auto stream = co_await connect(timeout);
     if (stream) {
         std::erase_if(all_, [](const auto& weak) { return weak.expired(); });

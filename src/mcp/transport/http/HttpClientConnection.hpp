@@ -65,6 +65,9 @@ public:
     /// The whole body (for JSON answers), up to `limit` bytes.
     boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
     bool reusable() const { return done_ && parser_.keep_alive(); }
+    /// start() failed because the server closed the connection before a byte of answer came (not a
+    /// timeout): on a kept-alive connection, the request never reached it and may be sent again.
+    bool closed_unanswered() const { return closed_unanswered_; }
     /// The answer has no body whatever its head says (the answer to HEAD).
     void expect_no_body() { parser_.skip(true); }
     std::shared_ptr<ClientStream> stream() const { return stream_; }
@@ -74,6 +77,7 @@ private:
     boost::beast::flat_buffer buffer_;
     boost::beast::http::response_parser<boost::beast::http::buffer_body> parser_;
     bool done_ = false;
+    bool closed_unanswered_ = false;
 };
 
 /// How the client reaches servers: which certificate authorities it trusts, and which proxy.
@@ -90,10 +94,11 @@ public:
     /// Throws std::invalid_argument for an unusable CA file or proxy.
     ConnectionPool(boost::asio::any_io_executor executor, HttpUrl url, const ClientConnectionSettings& settings = {});
     /// An idle connection or a new one; null if the server cannot be reached (last_error() says why).
-    boost::asio::awaitable<std::shared_ptr<ClientStream>> acquire(std::chrono::milliseconds timeout);
+    /// `reused` (if given) tells which: a request on a kept-alive connection that gets no answer
+    /// may be sent again on a new one, as the server may have closed it just then.
+    boost::asio::awaitable<std::shared_ptr<ClientStream>> acquire(std::chrono::milliseconds timeout,
+                                                                  bool* reused = nullptr);
     void release(std::shared_ptr<ClientStream> stream);
-    /// Whether acquire() would hand out a kept-alive connection rather than open one.
-    bool has_idle() const { return !idle_.empty(); }
     /// Closes every connection, idle or in use (streams in progress end with an error).
     void close_all();
     /// Why the last acquire() failed: the name did not resolve, the connection was refused, the

@@ -213,18 +213,27 @@ private:
         const http::HttpUrl& target = legacy_ ? *legacy_ : url_;
         auto request = make_request(web::verb::post, target, message->frame);
         if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
-        auto stream = co_await pool_.acquire(options_.http_timeout);
-        if (!stream) {
-            open_gate();
-            fail(*message, pool_.last_error().empty() ? "cannot connect to " + options_.url : pool_.last_error());
-            co_return;
+        std::shared_ptr<http::ClientStream> stream;
+        std::unique_ptr<HttpExchange> started;
+        // A kept-alive connection the server closed as this was sent: once more, on a new one.
+        for (bool reused = true; reused && !started;) {
+            stream = co_await pool_.acquire(options_.http_timeout, &reused);
+            if (!stream) {
+                open_gate();
+                fail(*message, pool_.last_error().empty() ? "cannot connect to " + options_.url : pool_.last_error());
+                co_return;
+            }
+            auto attempt = std::make_unique<HttpExchange>(stream);
+            bool got_head = co_await attempt->start(request, options_.http_timeout);
+            if (got_head) started = std::move(attempt);
+            else if (!reused || !attempt->closed_unanswered()) break;
         }
-        HttpExchange exchange(stream);
-        if (!co_await exchange.start(request, options_.http_timeout)) {
+        if (!started) {
             open_gate();
             fail(*message, "no answer from " + options_.url);
             co_return;
         }
+        HttpExchange& exchange = *started;
         int status = static_cast<int>(exchange.head().result_int());
         std::string content_type(exchange.head()[web::field::content_type]);
         if (auto session = exchange.head().find("Mcp-Session-Id");
