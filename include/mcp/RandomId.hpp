@@ -11,4 +11,7 @@ namespace mcp {
 /// getrandom call for each was a tenth of a chat host's system calls.
 std::string random_hex(std::size_t bytes);
 
+/// A random (version 4) UUID from the same bytes, "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx".
+std::string random_uuid();
+
 }  // namespace mcp

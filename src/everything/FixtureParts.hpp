@@ -73,9 +73,6 @@ std::optional<std::size_t> count_roots(const boost::json::value& answer);
 /// that quote client data the way the fixture does.
 std::string json_text(const boost::json::value& value);
 
-/// A random RFC 4122 version 4 UUID, for the nonces in requestState.
-std::string random_uuid();
-
 /// requestState that a client cannot alter unnoticed: {"data": <payload JSON>, "hmac": <hex
 /// HMAC-SHA256 of data>}, the fixture's format, keyed by a secret made at process start.
 class StateSigner {

@@ -10,6 +10,7 @@
 #include "everything/FixtureParts.hpp"
 
 #include "mcp/Error.hpp"
+#include "mcp/RandomId.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -51,7 +52,7 @@ std::optional<std::size_t> listed_roots(const mcp::ToolCall& call, std::string_v
 
 /// A plain state of this `kind`, with a nonce so that no two rounds share a state.
 std::string plain_state(std::string_view kind) {
-    return json::serialize(json::object{{"kind", kind}, {"nonce", random_uuid()}});
+    return json::serialize(json::object{{"kind", kind}, {"nonce", mcp::random_uuid()}});
 }
 
 bool field_equals(const std::optional<json::object>& object, std::string_view field, const json::value& expected) {
@@ -120,7 +121,7 @@ ToolOutcome ask_in_rounds(const mcp::ToolCall& call) {
     if (field_equals(state, "round", 1)) {
         if (auto answer = elicited(call, "step1", name_form)) {
             // The name rides in the state: the next round's retry carries only the step2 answer.
-            json::object next{{"round", 2}, {"name", answer->text("name")}, {"nonce", random_uuid()}};
+            json::object next{{"round", 2}, {"name", answer->text("name")}, {"nonce", mcp::random_uuid()}};
             return InputRequired{}
                 .elicit("step2", "Step 2: What is your favorite color?", std::move(color_form))
                 .state(json::serialize(next));
@@ -133,7 +134,7 @@ ToolOutcome ask_in_rounds(const mcp::ToolCall& call) {
         }
     }
     // No state, an unreadable one, or no usable answer: start over.
-    json::object first{{"round", 1}, {"nonce", random_uuid()}};
+    json::object first{{"round", 1}, {"nonce", mcp::random_uuid()}};
     return InputRequired{}
         .elicit("step1", "Step 1: What is your name?", std::move(name_form))
         .state(json::serialize(first));
@@ -152,7 +153,7 @@ ToolOutcome confirm_with_signed_state(const mcp::ToolCall& call) {
     auto state = open_signed_state(call);
     if (field_equals(state, "kind", "tamper-test") && elicited(call, "confirm", form))
         return CallToolResult::text("integrity-ok: state verified");
-    json::object payload{{"kind", "tamper-test"}, {"nonce", random_uuid()}};
+    json::object payload{{"kind", "tamper-test"}, {"nonce", mcp::random_uuid()}};
     return InputRequired{}.elicit("confirm", "Please confirm", std::move(form)).state(signer().seal(payload));
 }
 
@@ -177,7 +178,7 @@ ToolOutcome ask_what_client_supports(const mcp::ToolCall& call) {
         }
         if (all_answered) return CallToolResult::text("capabilities-ok: received " + received);
     }
-    json::object payload{{"kind", "capabilities-test"}, {"nonce", random_uuid()}};
+    json::object payload{{"kind", "capabilities-test"}, {"nonce", mcp::random_uuid()}};
     return questions.state(signer().seal(payload));
 }
 

@@ -4,13 +4,14 @@
 
 #include "everything/FixtureParts.hpp"
 
+#include <mcp/RandomId.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <array>
 #include <stdexcept>
@@ -40,20 +41,9 @@ std::optional<json::object> parse_object(std::string_view text) {
 
 }  // namespace
 
-std::string random_uuid() {
-    std::array<unsigned char, 16> bytes{};
-    if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1)
-        throw std::runtime_error("no random bytes from OpenSSL for a nonce");
-    bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
-    bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
-    std::string digits = hex(bytes.data(), bytes.size());
-    return digits.substr(0, 8) + '-' + digits.substr(8, 4) + '-' + digits.substr(12, 4) + '-' + digits.substr(16, 4) +
-           '-' + digits.substr(20);
-}
-
 // The secret lives only in this process, like the fixture's: states do not survive a restart,
 // which a client handles by starting the request over.
-StateSigner::StateSigner() : secret_("conformance-mrtr-secret-" + random_uuid()) {}
+StateSigner::StateSigner() : secret_("conformance-mrtr-secret-" + mcp::random_uuid()) {}
 
 std::string StateSigner::hmac_hex(std::string_view data) const {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};

@@ -51,4 +51,13 @@ std::string random_hex(std::size_t bytes) {
     return text;
 }
 
+std::string random_uuid() {
+    std::string digits = random_hex(16);
+    digits[12] = '4';  // version 4
+    int nibble = digits[16] <= '9' ? digits[16] - '0' : digits[16] - 'a' + 10;
+    digits[16] = "89ab"[nibble & 3];  // RFC 4122 variant
+    return digits.substr(0, 8) + '-' + digits.substr(8, 4) + '-' + digits.substr(12, 4) + '-' + digits.substr(16, 4) +
+           '-' + digits.substr(20);
+}
+
 }  // namespace mcp

@@ -1,6 +1,7 @@
 #include "review/IpcClient.hpp"
 
 #include <mcp/Cancellation.hpp>
+#include <mcp/RandomId.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -14,9 +15,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <cstdio>
 #include <deque>
-#include <random>
 #include <unordered_map>
 
 namespace mcpkit::review {
@@ -27,18 +26,6 @@ using clock = std::chrono::steady_clock;
 
 namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-}
-
-std::string random_uuid() {
-    thread_local std::mt19937_64 generator{std::random_device{}()};
-    std::uint64_t high = generator(), low = generator();
-    high = (high & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
-    low = (low & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;    // variant 10
-    char text[37];
-    std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
-                  static_cast<unsigned>((high >> 16) & 0xffff), static_cast<unsigned>(high & 0xffff),
-                  static_cast<unsigned>(low >> 48), static_cast<unsigned long long>(low & 0xffffffffffffULL));
-    return text;
 }
 
 struct IpcClient::State : std::enable_shared_from_this<State> {
@@ -209,7 +196,7 @@ asio::awaitable<IpcOutcome> IpcClient::request(std::string type, json::object pa
     auto deadline = clock::now() + state->options.timeout;
     if (auto failure = co_await state->ensure_connected(deadline)) co_return *failure;
 
-    std::string id = random_uuid();
+    std::string id = mcp::random_uuid();
     auto entry = std::make_shared<State::Pending>(state->executor);
     state->pending.emplace(id, entry);
     json::object message;

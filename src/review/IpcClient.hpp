@@ -68,7 +68,4 @@ private:
     std::shared_ptr<State> state_;
 };
 
-/// A random UUID version 4, as text.
-std::string random_uuid();
-
 }  // namespace mcpkit::review

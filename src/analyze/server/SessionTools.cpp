@@ -3,28 +3,15 @@
 #include "analyze/server/AnalyzeServer.hpp"
 #include "analyze/server/ToolCatalog.hpp"
 
+#include <mcp/RandomId.hpp>
+
 #include <boost/json.hpp>
 
-#include <random>
 
 namespace mcpkit::analyze {
 namespace json = boost::json;
 
 namespace {
-
-std::string new_session_id() {
-    static thread_local std::mt19937_64 generator{std::random_device{}()};
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string id(32, '0');
-    for (std::size_t i = 0; i < id.size(); i += 16) {
-        std::uint64_t bits = generator();
-        for (std::size_t j = 0; j < 16; ++j) id[i + j] = hex[(bits >> (4 * j)) & 15];
-    }
-    // UUID v4 layout.
-    id[12] = '4';
-    id[16] = hex[8 + (id[16] % 4)];
-    return id.substr(0, 8) + "-" + id.substr(8, 4) + "-" + id.substr(12, 4) + "-" + id.substr(16, 4) + "-" + id.substr(20);
-}
 
 json::object session_info(const Session& session) {
     return {{"sessionId", session.id},
@@ -59,7 +46,7 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
 
     add("create-session", [&store, &runner](const json::object& arguments, CallControl&) {
         Session session;
-        session.id = new_session_id();
+        session.id = mcp::random_uuid();
         session.created_ms = session.last_used_ms = now_milliseconds();
         session.ttl_seconds = runner.policy().default_ttl_seconds;
         if (const json::value* ttl = arguments.if_contains("ttlSeconds")) {
