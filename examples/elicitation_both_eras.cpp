@@ -47,7 +47,7 @@ mcp::Outcome<std::string> book_table(const BookingArgs& args, mcp::ToolCall& cal
 asio::awaitable<void> book_as(std::string version, std::shared_ptr<mcp::Transport> transport, int& exit_code) {
     mcp::ClientOptions options{.info = {"example-" + version, "1.0.0"}, .protocol_version = version};
     // The person answering: a real host shows a form; this one always says four.
-    options.on_elicitation = [version](const json::object& params) -> asio::awaitable<json::object> {
+    options.on_elicitation = [version](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         std::cout << "[" << version << "] the server asks: " << std::string_view(params.at("message").as_string()) << '\n';
         co_return json::object{{"action", "accept"}, {"content", {{"guests", 4}}}};
     };

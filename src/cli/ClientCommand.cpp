@@ -280,7 +280,7 @@ int run_client(const ClientArguments& arguments) {
             if (http && !arguments.no_oauth) timeout_seconds += arguments.authorization_timeout_seconds;
             options.request_timeout = std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
             // An inspector has no user to ask and no model: it declines politely.
-            options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
+            options.on_elicitation = [](const json::object&, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
                 co_return json::object{{"action", "decline"}};
             };
             options.tasks = true;  // long tools may run as tasks; call follows them to the end

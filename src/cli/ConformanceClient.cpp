@@ -164,13 +164,13 @@ int run_conformance_client(const std::string& url) {
             options.info = {"mcpkit-conformance-client", "0.1.0"};
             options.protocol_version = version;
             options.request_timeout = std::chrono::seconds(20);
-            options.on_elicitation = [](const json::object& params) -> asio::awaitable<json::object> {
+            options.on_elicitation = [](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
                 // The MRTR mocks ask to confirm; the defaults scenario wants its defaults back.
                 json::object answer = accept_with_defaults(params);
                 if (answer.at("content").as_object().empty()) answer["content"] = json::object{{"confirmed", true}};
                 co_return answer;
             };
-            options.on_sampling = [](const json::object&) -> asio::awaitable<json::object> {
+            options.on_sampling = [](const json::object&, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
                 co_return json::object{{"role", "assistant"},
                                        {"content", {{"type", "text"}, {"text", "conformance"}}},
                                        {"model", "mcpkit-conformance"},

@@ -79,12 +79,11 @@ private:
         ServerCallbacks callbacks;
         callbacks.on_change = [this] { servers_changed(); };
         callbacks.log = [this](std::string_view message) { log_.warn("MCP", "server_log", {{"message", message}}); };
-        callbacks.on_sampling = [this](const std::string& server, const json::object& params) {
-            return sample(server, params);
+        callbacks.on_sampling = [this](const std::string& server, const json::object& params, const std::string& session) {
+            return sample(server, params, session);
         };
-        callbacks.on_elicitation = [this](const std::string& server, const json::object& params) {
-            return elicit(server, params);
-        };
+        callbacks.on_elicitation = [this](const std::string& server, const json::object& params,
+                                          const std::string& session) { return elicit(server, params, session); };
         callbacks.on_notification = [this](const std::string& server, std::string_view method, const json::value& params) {
             if (method == "notifications/message")
                 log_.info("MCP", "server_message", {{"server", server}, {"params", params}});
@@ -102,14 +101,14 @@ private:
         return callbacks;
     }
 
-    asio::awaitable<json::object> sample(std::string server, json::object params) {
-        auto session = sessions_.session_for_server(server);
+    asio::awaitable<json::object> sample(std::string server, json::object params, std::string calling_session) {
+        auto session = sessions_.session_for_server(server, calling_session);
         if (!session) throw mcp::Error(-1, "no chat is open to approve the sampling request");
         co_return co_await conversation_.sample(session, std::move(server), std::move(params));
     }
 
-    asio::awaitable<json::object> elicit(std::string server, json::object params) {
-        auto session = sessions_.session_for_server(server);
+    asio::awaitable<json::object> elicit(std::string server, json::object params, std::string calling_session) {
+        auto session = sessions_.session_for_server(server, calling_session);
         if (!session) co_return json::object{{"action", "decline"}};
         co_return co_await conversation_.elicit(session, std::move(server), std::move(params));
     }

@@ -65,7 +65,7 @@ struct Observed {
 ClientOptions client_options(Observed& observed) {
     ClientOptions options;
     options.info = {"mcpkit-interop", "1.0.0"};
-    options.on_sampling = [&observed](const json::object& params) -> asio::awaitable<json::object> {
+    options.on_sampling = [&observed](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         ++observed.sampling;
         EXPECT_TRUE(params.contains("messages"));
         co_return json::object{{"role", "assistant"},
@@ -73,7 +73,7 @@ ClientOptions client_options(Observed& observed) {
                                {"model", "mcpkit-fake-model"},
                                {"stopReason", "endTurn"}};
     };
-    options.on_elicitation = [&observed](const json::object& params) -> asio::awaitable<json::object> {
+    options.on_elicitation = [&observed](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         if (params.contains("mode") && params.at("mode") == "url") {
             ++observed.url_elicitation;
             co_return json::object{{"action", "accept"}};

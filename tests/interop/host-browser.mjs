@@ -1,6 +1,6 @@
 // The browser side of the host tests: Debian's Chromium (headless) on the real page of
 // `mcpkit host`, the steps a user takes there, a TCP proxy that can be switched from one host
-// instance to another, and a throwaway redis-server.
+// instance to another.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { freePort, listening, startProcess } from './support.mjs';
+import { freePort } from './support.mjs';
 
 /** Where screenshots go: $ARTIFACTS, or a fresh temporary folder. */
 export const artifacts = process.env.ARTIFACTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-host-shots-'));
@@ -111,21 +111,6 @@ export async function startProxy(target) {
     close() {
       for (const socket of open) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** A redis-server that keeps nothing on disk; resolves to { port, url, stop() }. */
-export async function startRedis() {
-  const port = await freePort();
-  const child = startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  await listening(child, port, 'redis-server');
-  return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await child.exited;
     },
   };
 }

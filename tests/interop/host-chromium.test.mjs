@@ -11,11 +11,11 @@ import { after, afterEach, before, describe, test } from 'node:test';
 
 import { startFakeLlm } from './fake-llm.mjs';
 import {
-  artifacts, connected, launchChromium, newProfile, openPage, screenshot, send, shown, startProxy, startRedis, texts,
+  artifacts, connected, launchChromium, newProfile, openPage, screenshot, send, shown, startProxy, texts,
   turnOver,
 } from './host-browser.mjs';
 import { everythingServer, startHost, workFolder, writeConfig } from './host-support.mjs';
-import { here } from './support.mjs';
+import { here, startRedis } from './support.mjs';
 
 const serverEverything = path.join(here, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const SESSION_KEY = 'mcpkit.host.sessionId';

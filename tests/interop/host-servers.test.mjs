@@ -1,9 +1,10 @@
 // The host with the servers people actually run: the official server-everything (stdio, and
 // HTTP+SSE) and mcpkit everything over Streamable HTTP, configured in the seed's, Claude's and
 // VS Code's formats. Sampling answered by the configured LLM after the user approves,
-// elicitation answered from the page, progress shown, roots offered, list_changed followed,
-// mcp.json reloaded without touching unchanged servers, a running tool stopped through MCP
-// cancellation, and configuration mistakes named.
+// elicitation answered from the page (in the conversation whose call asked, when two ask at
+// once), progress shown, roots offered, list_changed followed, mcp.json reloaded without
+// touching unchanged servers, a running tool stopped through MCP cancellation, and configuration
+// mistakes named.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -254,6 +255,44 @@ describe('what servers ask of the host', () => {
     assert.match(resultText(lastCompleted(page)), /cancelled/);
     // The history stays valid for the provider: the next turn works.
     assert.equal((await chat(page, 'echo after the stop')).text, 'after the stop');
+  });
+});
+
+describe('two conversations asked by one server at once', () => {
+  test('each question goes to the conversation whose call asked it (Streamable HTTP)', async () => {
+    const httpPort = await freePort();
+    const server = startProcess(mcpkit, ['everything', '--http', `127.0.0.1:${httpPort}`]);
+    children.push(server);
+    await listening(server, httpPort, 'mcpkit everything --http');
+    const config = writeConfig(work.folder, {
+      mcpServers: { shared: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp`, approval: 'auto' } },
+    }, 'shared.json');
+    const host = await startHost({ config, llm });
+    try {
+      const a = await connectPage(host.port);
+      const b = await connectPage(host.port);
+      await readyFrame(a, ['shared']);
+      const name = (page) => (page === a ? 'A' : 'B');
+      // Both orders: a guess (the first conversation with a call running) is right in one of them.
+      for (const [first, second] of [[a, b], [b, a]]) {
+        first.send('message', { text: `call shared__test_elicitation {"message":"for ${name(first)}"}` });
+        const firstQuestion = await first.next('elicitation_request');
+        second.send('message', { text: `call shared__test_elicitation {"message":"for ${name(second)}"}` });
+        const secondQuestion = await second.next('elicitation_request');
+        assert.equal(firstQuestion.message, `for ${name(first)}`);
+        assert.equal(secondQuestion.message, `for ${name(second)}`);
+        for (const [page, question] of [[first, firstQuestion], [second, secondQuestion]]) {
+          page.send('elicitation', { requestId: question.requestId, action: 'decline' });
+          const turn = await page.next('turn', (p) => p.state !== 'started');
+          assert.equal(turn.state, 'finished', turn.message);
+          assert.match(resultText(lastCompleted(page)), /decline/);
+        }
+      }
+      a.close();
+      b.close();
+    } finally {
+      await host.stop();
+    }
   });
 });
 

@@ -3,7 +3,8 @@
 // the connection stays usable, an oversized frame closing only that connection (1009), binary
 // frames, Origin and Host checks, the token beyond loopback, sessions resumed with their
 // history, tabs of one session kept in step, a second message refused while a turn runs, and
-// history surviving a restart in SQLite.
+// history surviving a restart in SQLite, and a session that went to another instance and back
+// (Redis) coming back with the turns made there.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { startFakeLlm } from './fake-llm.mjs';
 import { chat, connectPage, everythingServer, startHost, workFolder, writeConfig } from './host-support.mjs';
-import { eventually, freePort } from './support.mjs';
+import { eventually, freePort, startRedis } from './support.mjs';
 
 const work = workFolder();
 let llm;
@@ -189,6 +190,41 @@ describe('sessions', () => {
       page.close();
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('sessions shared through Redis', () => {
+  test('a page that went to another instance and back finds the turns made there', async () => {
+    const redis = await startRedis();
+    const a = await startHost({ config, llm, store: redis.url });
+    const b = await startHost({ config, llm, store: redis.url });
+    try {
+      const first = await connectPage(a.port);
+      const { sessionId } = first.connection;
+      await chat(first, 'echo on a');
+      first.close();
+      await first.closed;
+      const there = await connectPage(b.port, { sessionId });
+      assert.equal(there.connection.state, 'reconnected');
+      await chat(there, 'echo on b');
+      there.close();
+      await there.closed;
+      // A still holds the session in memory, as it was before B's turn.
+      const back = await connectPage(a.port, { sessionId });
+      assert.equal(back.connection.state, 'reconnected');
+      const history = await back.next('history');
+      assert.deepEqual(history.messages.map((m) => [m.role, m.content]),
+        [['user', 'echo on a'], ['assistant', 'on a'], ['user', 'echo on b'], ['assistant', 'on b']]);
+      llm.reset();
+      await chat(back, 'echo again on a');
+      assert.deepEqual(llm.requests[0].body.messages.filter((m) => m.role === 'user').map((m) => m.content),
+        ['echo on a', 'echo on b', 'echo again on a']);
+      back.close();
+    } finally {
+      await a.stop();
+      await b.stop();
+      await redis.stop();
     }
   });
 });

@@ -120,6 +120,21 @@ export async function listening(child, port, what) {
     throw new Error(`${what} did not listen on ${port}: ${child.output}`);
 }
 
+/** A redis-server that keeps nothing on disk; resolves to { port, url, stop() }. */
+export async function startRedis() {
+  const port = await freePort();
+  const child = startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  await listening(child, port, 'redis-server');
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await child.exited;
+    },
+  };
+}
+
 /**
  * Makes, in `work`, a test CA (ca.pem) and certificates it signs: good.pem (127.0.0.1, localhost),
  * otherhost.pem (other.example) and expired.pem (2020), each with its .key.

@@ -24,6 +24,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
+#include <any>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -42,9 +43,21 @@ struct Root {
     std::optional<std::string> name;
 };
 
+/// Why the server asks, as far as the client can tell: a server asks for sampling or elicitation
+/// while it serves one of the client's requests (a tool call), and a host with several
+/// conversations on one server must put the question to the one that made the call.
+struct ServerRequestContext {
+    /// RequestOptions::caller of the client's request the server asks on behalf of; empty when
+    /// that is not known (stdio, or a server that asks on its standalone stream). Known when the
+    /// question comes on that request's Streamable HTTP response stream, in its input_required
+    /// answer (2026-07-28), or while its task is polled.
+    std::any caller;
+};
+
 /// A handler for a request from the server: gets its params, returns its result object.
 /// Throw mcp::Error to answer with an error (e.g. the user declined in a way the spec treats as one).
-using ClientRequestHandler = std::function<boost::asio::awaitable<boost::json::object>(const boost::json::object& params)>;
+using ClientRequestHandler = std::function<boost::asio::awaitable<boost::json::object>(
+    const boost::json::object& params, const ServerRequestContext& context)>;
 
 struct ClientOptions {
     Implementation info{"mcpkit", "0.1.0"};
@@ -91,6 +104,9 @@ struct RequestOptions {
     /// When the call runs as a task (ClientOptions::tasks): each status it is seen in. The timeout
     /// applies to each poll, not to the task; cancelling the call cancels the task.
     std::function<void(const TaskUpdate&)> on_task;
+    /// Who is calling, handed back to the sampling and elicitation handlers when the server asks
+    /// on behalf of this request (ServerRequestContext::caller): a conversation's id, say.
+    std::any caller;
 };
 
 class Client {

@@ -32,6 +32,13 @@ struct MessageOrigin {
     virtual ~MessageOrigin() = default;
 };
 
+/// A frame that came where the answer to one of our own requests comes (over Streamable HTTP, on
+/// that request's response stream): the peer sent it on behalf of that request.
+struct RelatedRequestOrigin : MessageOrigin {
+    explicit RelatedRequestOrigin(RequestId id) : request(std::move(id)) {}
+    RequestId request;
+};
+
 struct Decoded {
     bool is_batch = false;
     DecodedItem single;               // when !is_batch

@@ -80,10 +80,12 @@ public:
     std::unique_ptr<mcp::HttpClient> llm_http;
     /// Servers with a call of this session running (a server's own requests are routed here).
     std::map<std::string, int> servers_in_use;
-    /// Whether the store has this session yet (written at its first message, not at its first page)
-    /// and when its activity was last written there.
+    /// Whether the store has this session yet (written at its first message, not at its first page),
+    /// when its activity was last written there, and the store's revision of it that this copy
+    /// holds (another instance sharing the store may have moved on since).
     bool in_store = false;
     std::int64_t stored_active = 0;
+    std::int64_t stored_revision = 0;
 
 private:
     std::string id_;

@@ -60,7 +60,7 @@ void Conversation::record(ChatSession& session, ChatMessage message) {
             session.in_store = true;
             session.stored_active = message.created_at;
         }
-        store_.append(session.id(), message);
+        session.stored_revision = store_.append(session.id(), message);
     } catch (const std::exception& e) {
         log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
     }
@@ -340,6 +340,7 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
         ++session->servers_in_use[server];
         ToolCallOptions options;
         options.caller = "model";
+        options.session_id = session->id();
         options.cancellation = session->stop_token();
         std::weak_ptr<ChatSession> weak = session;
         std::string call_id = call.id;

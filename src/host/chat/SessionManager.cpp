@@ -26,16 +26,16 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
     if (acceptable_id(id)) {
         if (auto it = sessions_.find(id); it != sessions_.end()) {
             resumed = true;
+            catch_up_with_store(*it->second);
             return it->second;
         }
         if (auto stored = store_.load(id)) {
             auto session = std::make_shared<ChatSession>(executor_, id);
-            session->history = std::move(stored->history);
-            session->usage = stored->usage;
             session->created_at = stored->created_at;
             session->last_active = stored->last_active;
             session->in_store = true;
             session->stored_active = stored->last_active;
+            take_stored(*session, *stored);
             sessions_[id] = session;
             resumed = true;
             return session;
@@ -45,6 +45,25 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
     session->created_at = session->last_active = now_milliseconds();
     sessions_[session->id()] = session;
     return session;
+}
+
+void SessionManager::take_stored(ChatSession& session, StoredSession& stored) {
+    session.history = std::move(stored.history);
+    session.usage = stored.usage;
+    session.stored_revision = stored.revision;
+}
+
+void SessionManager::catch_up_with_store(ChatSession& session) {
+    // Pages still showing this copy, or a turn adding to it, make it the latest: only a session
+    // nobody here watches can have moved on elsewhere.
+    if (!session.in_store || session.clients() > 0 || session.turn_running) return;
+    try {
+        auto revision = store_.revision(session.id());
+        if (!revision || *revision == session.stored_revision) return;
+        if (auto stored = store_.load(session.id())) take_stored(session, *stored);
+    } catch (const std::exception&) {
+        // The store is unreachable now: the copy here is the best there is.
+    }
 }
 
 std::shared_ptr<ChatSession> SessionManager::find(const std::string& id) const {
@@ -57,7 +76,7 @@ void SessionManager::clear(ChatSession& session) {
     session.usage = {};
     session.always_allowed.clear();
     if (!session.in_store) return;
-    store_.clear(session.id());
+    session.stored_revision = store_.clear(session.id());
     store_.set_usage(session.id(), session.usage);
 }
 
@@ -93,7 +112,9 @@ std::size_t SessionManager::cleanup(std::chrono::milliseconds memory_idle, std::
     return evicted;
 }
 
-std::shared_ptr<ChatSession> SessionManager::session_for_server(const std::string& server) const {
+std::shared_ptr<ChatSession> SessionManager::session_for_server(const std::string& server,
+                                                                const std::string& calling_session) const {
+    if (auto caller = find(calling_session)) return caller;
     std::shared_ptr<ChatSession> latest;
     for (const auto& [id, session] : sessions_) {
         if (session->servers_in_use.contains(server)) return session;

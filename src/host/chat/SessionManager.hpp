@@ -1,8 +1,8 @@
 #pragma once
 // The seed's session manager: sessions by id, made on first contact, loaded from the store when
 // a page resumes one this process has not seen (after a restart, or from another instance over
-// Redis), evicted from memory when nobody watches them, and removed from the store after a long
-// silence.
+// Redis) or one another instance has served since, evicted from memory when nobody watches them,
+// and removed from the store after a long silence.
 
 #include "host/chat/ChatSession.hpp"
 #include "host/store/ChatStore.hpp"
@@ -32,11 +32,16 @@ public:
     std::size_t cleanup(std::chrono::milliseconds memory_idle, std::chrono::milliseconds store_idle);
 
     const std::map<std::string, std::shared_ptr<ChatSession>>& sessions() const { return sessions_; }
-    /// The session that should answer a server's own request: one with a call to that server
-    /// running, else the most recently active one with a page open.
-    std::shared_ptr<ChatSession> session_for_server(const std::string& server) const;
+    /// The session that should answer a server's own request: the one whose call it was made
+    /// during (`calling_session`, when known), else one with a call to that server running, else
+    /// the most recently active one with a page open.
+    std::shared_ptr<ChatSession> session_for_server(const std::string& server, const std::string& calling_session) const;
 
 private:
+    void take_stored(ChatSession& session, StoredSession& stored);
+    /// Another instance sharing the store may have served the session since this one kept it.
+    void catch_up_with_store(ChatSession& session);
+
     boost::asio::any_io_executor executor_;
     ChatStore& store_;
     std::map<std::string, std::shared_ptr<ChatSession>> sessions_;

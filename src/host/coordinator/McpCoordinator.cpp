@@ -251,6 +251,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         request.cancellation = options.cancellation;
         request.on_progress = options.on_progress;
         request.timeout = server->entry().call_timeout;
+        if (!options.session_id.empty()) request.caller = options.session_id;
         std::string failure;
         bool connection_failed = false;
         try {

@@ -44,6 +44,9 @@ struct ToolCallOptions {
     /// Who calls: "model" (only tools visible to it), "app" (a view; only tools visible to apps),
     /// or "user" (by hand, any tool).
     std::string caller = "user";
+    /// The conversation the call is made for: the server's questions during the call (sampling,
+    /// elicitation) go to it, where the transport tells which call they belong to.
+    std::string session_id;
     mcp::CancellationToken cancellation;
     std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
 };

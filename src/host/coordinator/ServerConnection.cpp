@@ -1,7 +1,6 @@
 #include "host/coordinator/ServerConnection.hpp"
 
 #include <mcp/transport/ChildProcessTransport.hpp>
-#include <algorithm>
 #include <mcp/transport/StreamableHttpClientTransport.hpp>
 
 #include <boost/algorithm/string/predicate.hpp>
@@ -9,6 +8,9 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <any>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
@@ -105,13 +107,20 @@ asio::awaitable<void> ServerConnection::connect_once() {
     options.info = {"mcpkit-host", "0.1.0"};
     options.request_timeout = entry_.call_timeout;
     std::string name = entry_.name;
+    // The coordinator names the session as each call's caller (ToolCallOptions::session_id).
+    auto calling_session = [](const mcp::ServerRequestContext& context) {
+        const auto* id = std::any_cast<std::string>(&context.caller);
+        return id ? *id : std::string();
+    };
     if (callbacks_.on_sampling)
-        options.on_sampling = [callbacks = callbacks_, name](const json::object& params) {
-            return callbacks.on_sampling(name, params);
+        options.on_sampling = [callbacks = callbacks_, name, calling_session](const json::object& params,
+                                                                             const mcp::ServerRequestContext& context) {
+            return callbacks.on_sampling(name, params, calling_session(context));
         };
     if (callbacks_.on_elicitation)
-        options.on_elicitation = [callbacks = callbacks_, name](const json::object& params) {
-            return callbacks.on_elicitation(name, params);
+        options.on_elicitation = [callbacks = callbacks_, name, calling_session](const json::object& params,
+                                                                                const mcp::ServerRequestContext& context) {
+            return callbacks.on_elicitation(name, params, calling_session(context));
         };
     options.capabilities = {{"elicitation", {{"form", json::object{}}, {"url", json::object{}}}},
                             // MCP Apps (SEP-1865): the page renders views of this type.

@@ -29,11 +29,12 @@ std::string_view server_state_name(ServerState state);
 /// What the coordinator hands each server for the server's own requests and for telling it
 /// about changes.
 struct ServerCallbacks {
-    /// sampling/createMessage and elicitation/create from the server named first.
-    std::function<boost::asio::awaitable<boost::json::object>(const std::string& server, const boost::json::object& params)>
-        on_sampling;
-    std::function<boost::asio::awaitable<boost::json::object>(const std::string& server, const boost::json::object& params)>
-        on_elicitation;
+    /// sampling/createMessage and elicitation/create from the server named first, made during a
+    /// call for the session `session_id` (empty: the call is not known).
+    using ServerRequest = std::function<boost::asio::awaitable<boost::json::object>(
+        const std::string& server, const boost::json::object& params, const std::string& session_id)>;
+    ServerRequest on_sampling;
+    ServerRequest on_elicitation;
     /// Its state or lists changed.
     std::function<void()> on_change;
     /// Progress and log notifications, by server.

@@ -23,9 +23,18 @@ public:
         }
         session.last_active = now;
     }
-    void append(const std::string& id, const ChatMessage& message) override { sessions_[id].history.push_back(message); }
+    std::optional<std::int64_t> revision(const std::string&) override { return std::nullopt; }
+    std::int64_t append(const std::string& id, const ChatMessage& message) override {
+        auto& session = sessions_[id];
+        session.history.push_back(message);
+        return ++session.revision;
+    }
     void set_usage(const std::string& id, const TokenUsage& usage) override { sessions_[id].usage = usage; }
-    void clear(const std::string& id) override { sessions_[id].history.clear(); }
+    std::int64_t clear(const std::string& id) override {
+        auto& session = sessions_[id];
+        session.history.clear();
+        return ++session.revision;
+    }
     std::size_t remove_inactive(std::int64_t before) override {
         return std::erase_if(sessions_, [&](const auto& entry) { return entry.second.last_active < before; });
     }

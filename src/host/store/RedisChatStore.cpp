@@ -1,6 +1,6 @@
 // Sessions in Redis, so that host instances behind a load balancer share them: a hash per
-// session (created, last active, usage) and a list of its messages, both expiring after 30 days
-// without activity.
+// session (created, last active, usage, revision) and a list of its messages, both expiring after
+// 30 days without activity. Every change of the list counts up the revision.
 
 #include "host/store/ChatStore.hpp"
 
@@ -29,6 +29,7 @@ public:
             std::string_view name = fields[i].text(), value = fields[i + 1].text();
             if (name == "created_at") stored.created_at = std::stoll(std::string(value));
             else if (name == "last_active") stored.last_active = std::stoll(std::string(value));
+            else if (name == "revision") stored.revision = std::stoll(std::string(value));
             else if (name == "usage") {
                 boost::system::error_code ec;
                 json::value usage = json::parse(value, ec);
@@ -48,6 +49,11 @@ public:
         return stored;
     }
 
+    std::optional<std::int64_t> revision(const std::string& id) override {
+        auto value = redis_.run({"HGET", key(id), "revision"});
+        return value.is_nil() ? 0 : std::stoll(std::string(value.text()));
+    }
+
     void touch(const std::string& id, std::int64_t created_at, std::int64_t now) override {
         std::string session = key(id);
         redis_.run({"HSETNX", session, "created_at", std::to_string(created_at)});
@@ -56,9 +62,10 @@ public:
         redis_.run({"EXPIRE", messages_key(id), idle_expiry_seconds});
     }
 
-    void append(const std::string& id, const ChatMessage& message) override {
+    std::int64_t append(const std::string& id, const ChatMessage& message) override {
         redis_.run({"RPUSH", messages_key(id), json::serialize(message.to_json())});
         redis_.run({"EXPIRE", messages_key(id), idle_expiry_seconds});
+        return redis_.run({"HINCRBY", key(id), "revision", "1"}).integer();
     }
 
     void set_usage(const std::string& id, const TokenUsage& usage) override {
@@ -66,7 +73,10 @@ public:
                     json::serialize(usage_json(usage))});
     }
 
-    void clear(const std::string& id) override { redis_.run({"DEL", messages_key(id)}); }
+    std::int64_t clear(const std::string& id) override {
+        redis_.run({"DEL", messages_key(id)});
+        return redis_.run({"HINCRBY", key(id), "revision", "1"}).integer();
+    }
 
     // Redis expires idle sessions by itself (EXPIRE on every touch).
     std::size_t remove_inactive(std::int64_t) override { return 0; }

@@ -1,5 +1,6 @@
 // Sessions in an SQLite file (WAL): a table of sessions and one of their messages, so a turn
-// appends rows rather than rewriting the history.
+// appends rows rather than rewriting the history. A session's revision is its last message's
+// sequence number (never reused, 0 once cleared), so two instances may share the file.
 
 #include "host/store/ChatStore.hpp"
 
@@ -47,9 +48,10 @@ public:
         boost::system::error_code ec;
         json::value usage = json::parse(session.text(2), ec);
         if (!ec) stored.usage = usage_from_json(usage);
-        Statement messages(database_, "SELECT message FROM host_messages WHERE session_id = ? ORDER BY seq");
+        Statement messages(database_, "SELECT message, seq FROM host_messages WHERE session_id = ? ORDER BY seq");
         messages.bind(1, id);
         while (messages.step()) {
+            stored.revision = messages.integer(1);
             json::value message = json::parse(messages.text(0), ec);
             if (ec || !message.is_object()) continue;  // a damaged row costs that message, not the session
             try {
@@ -60,6 +62,12 @@ public:
         return stored;
     }
 
+    std::optional<std::int64_t> revision(const std::string& id) override {
+        Statement last(database_, "SELECT COALESCE(MAX(seq), 0) FROM host_messages WHERE session_id = ?");
+        last.bind(1, id);
+        return last.step() ? last.integer(0) : 0;
+    }
+
     void touch(const std::string& id, std::int64_t created_at, std::int64_t now) override {
         Statement upsert(database_,
                          "INSERT INTO host_sessions (id, created_at, last_active) VALUES (?, ?, ?) "
@@ -68,10 +76,11 @@ public:
         upsert.step();
     }
 
-    void append(const std::string& id, const ChatMessage& message) override {
+    std::int64_t append(const std::string& id, const ChatMessage& message) override {
         Statement insert(database_, "INSERT INTO host_messages (session_id, message) VALUES (?, ?)");
         insert.bind(1, id).bind(2, json::serialize(message.to_json()));
         insert.step();
+        return sqlite3_last_insert_rowid(database_);
     }
 
     void set_usage(const std::string& id, const TokenUsage& usage) override {
@@ -81,10 +90,11 @@ public:
         update.step();
     }
 
-    void clear(const std::string& id) override {
+    std::int64_t clear(const std::string& id) override {
         Statement remove(database_, "DELETE FROM host_messages WHERE session_id = ?");
         remove.bind(1, id);
         remove.step();
+        return 0;
     }
 
     std::size_t remove_inactive(std::int64_t before) override {

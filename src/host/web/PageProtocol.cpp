@@ -271,6 +271,7 @@ asio::awaitable<void> PageProtocol::call_tool(std::shared_ptr<WebSocketClient> c
         std::string server = registered ? registered->server : "";
         ++session->servers_in_use[server];
         ToolCallOptions options;  // named: g++ 12 mishandles a braced temporary inside co_await
+        options.session_id = session->id();
         ToolOutcome outcome = co_await coordinator_.call_tool(tool, std::move(arguments), std::move(options));
         if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
         json::value app = nullptr;
@@ -347,6 +348,7 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
             } else {
                 ToolCallOptions options;
                 options.caller = "app";
+                options.session_id = session->id();
                 outcome = co_await coordinator_.call_tool(tool->qualified_name, std::move(arguments), std::move(options));
                 result = outcome.result;
             }

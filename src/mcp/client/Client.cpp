@@ -139,15 +139,29 @@ asio::awaitable<json::object> Client::request(std::string_view method, json::obj
             if (token) session->progress_listeners.erase(token);
         }
     } forget{session, progress_token};
+    // The caller is named by this request's id, round by round, while it is in flight.
+    const std::any* caller = options.caller.has_value() ? &options.caller : nullptr;
+    struct ForgetCaller {
+        std::shared_ptr<detail::ClientSession> session;
+        std::optional<jsonrpc::RequestId> id;
+        ~ForgetCaller() {
+            if (id) session->callers.erase(*id);
+        }
+    } forget_caller{session, std::nullopt};
 
     bool version_retried = false;
     for (int round = 0;; ++round) {
         jsonrpc::CallOptions call;
         call.timeout = options.timeout;
         call.cancellation = options.cancellation;
-        if (progress_token)
-            call.on_id_assigned = [session, progress_token](const jsonrpc::RequestId& id) {
-                session->progress_listeners[progress_token].request_id = id;
+        if (progress_token || caller)
+            call.on_id_assigned = [session, progress_token, caller, &forget_caller](const jsonrpc::RequestId& id) {
+                if (progress_token) session->progress_listeners[progress_token].request_id = id;
+                if (caller) {
+                    if (forget_caller.id) session->callers.erase(*forget_caller.id);
+                    session->callers[id] = caller;
+                    forget_caller.id = id;
+                }
             };
         jsonrpc::Response response = co_await session->connection->call(method, params, std::move(call));
         if (response.error && response.error->code == error_code::unsupported_protocol_version && session->stateless &&
@@ -178,7 +192,9 @@ asio::awaitable<json::object> Client::request(std::string_view method, json::obj
                 static const json::object no_params;
                 const json::object& input_params =
                     spec.contains("params") && spec.at("params").is_object() ? spec.at("params").get_object() : no_params;
-                responses[key] = co_await session->answer(spec.at("method").as_string(), input_params);
+                ServerRequestContext context;  // not a braced temporary: g++ 12 and co_await
+                context.caller = options.caller;
+                responses[key] = co_await session->answer(spec.at("method").as_string(), input_params, context);
             }
         }
         params["inputResponses"] = std::move(responses);

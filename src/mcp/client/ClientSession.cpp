@@ -1,6 +1,7 @@
 #include "client/ClientSession.hpp"
 
 #include "mcp/Error.hpp"
+#include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/protocol/Methods.hpp"
 
 namespace mcp::detail {
@@ -30,7 +31,8 @@ bool ClientSession::server_does_task_calls() const {
 
 struct ClientSession::Method {
     std::string_view name;
-    asio::awaitable<json::object> (ClientSession::*answer)(const json::object& params);
+    asio::awaitable<json::object> (ClientSession::*answer)(const json::object& params,
+                                                           const ServerRequestContext& context);
 };
 
 const ClientSession::Method* ClientSession::find_method(std::string_view name) {
@@ -45,24 +47,27 @@ const ClientSession::Method* ClientSession::find_method(std::string_view name) {
     return nullptr;
 }
 
-asio::awaitable<json::object> ClientSession::answer(std::string_view method, const json::object& params) {
+asio::awaitable<json::object> ClientSession::answer(std::string_view method, const json::object& params,
+                                                    const ServerRequestContext& context) {
     const Method* entry = find_method(method);
     if (!entry) throw Error::method_not_found(method);
-    co_return co_await (this->*entry->answer)(params);
+    co_return co_await (this->*entry->answer)(params, context);
 }
 
 // A capability the client did not declare is a method it does not have.
-asio::awaitable<json::object> ClientSession::answer_sampling(const json::object& params) {
+asio::awaitable<json::object> ClientSession::answer_sampling(const json::object& params,
+                                                             const ServerRequestContext& context) {
     if (!options.on_sampling) throw Error::method_not_found(methods::sampling_create_message);
-    co_return co_await options.on_sampling(params);
+    co_return co_await options.on_sampling(params, context);
 }
 
-asio::awaitable<json::object> ClientSession::answer_elicitation(const json::object& params) {
+asio::awaitable<json::object> ClientSession::answer_elicitation(const json::object& params,
+                                                                const ServerRequestContext& context) {
     if (!options.on_elicitation) throw Error::method_not_found(methods::elicitation_create);
-    co_return co_await options.on_elicitation(params);
+    co_return co_await options.on_elicitation(params, context);
 }
 
-asio::awaitable<json::object> ClientSession::answer_roots(const json::object&) {
+asio::awaitable<json::object> ClientSession::answer_roots(const json::object&, const ServerRequestContext&) {
     if (!options.roots) throw Error::method_not_found(methods::roots_list);
     json::array roots;
     for (const auto& root : *options.roots) {
@@ -73,13 +78,18 @@ asio::awaitable<json::object> ClientSession::answer_roots(const json::object&) {
     co_return json::object{{"roots", std::move(roots)}};
 }
 
-asio::awaitable<json::object> ClientSession::answer_ping(const json::object&) { co_return json::object(); }
+asio::awaitable<json::object> ClientSession::answer_ping(const json::object&, const ServerRequestContext&) {
+    co_return json::object();
+}
 
 asio::awaitable<Reply> ClientSession::handle_request(jsonrpc::InboundRequest& request) {
     static const json::object no_params;
     const json::object& params = request.params.is_object() ? request.params.get_object() : no_params;
+    ServerRequestContext context;
+    if (auto* related = dynamic_cast<const jsonrpc::RelatedRequestOrigin*>(request.origin.get()))
+        if (auto it = callers.find(related->request); it != callers.end()) context.caller = *it->second;
     try {
-        co_return Reply::success(co_await answer(request.method, params));
+        co_return Reply::success(co_await answer(request.method, params, context));
     } catch (const Error& e) {
         co_return Reply::failure(e.code(), e.what(), e.data());
     }

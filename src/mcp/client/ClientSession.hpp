@@ -26,8 +26,10 @@ public:
     void handle_notification(jsonrpc::Notification& notification) override;
 
     boost::json::object capabilities() const;
-    /// Answers one input request of an input_required result with the local handlers.
-    boost::asio::awaitable<boost::json::object> answer(std::string_view method, const boost::json::object& params);
+    /// Answers one request of the server (or input request of an input_required result) with the
+    /// local handlers.
+    boost::asio::awaitable<boost::json::object> answer(std::string_view method, const boost::json::object& params,
+                                                       const ServerRequestContext& context = {});
 
     ClientOptions options;
     std::shared_ptr<Transport> transport;
@@ -45,15 +47,22 @@ public:
     /// 2025-11-25: the server takes task-augmented tools/call.
     bool server_does_task_calls() const;
     std::int64_t next_progress_token = 1;
+    /// The callers (RequestOptions::caller) of our requests in flight, by their JSON-RPC id: a
+    /// server's request that arrives on behalf of one of them is answered in that caller's name.
+    std::unordered_map<jsonrpc::RequestId, const std::any*> callers;
 
 private:
     // The method table (ClientSession.cpp): what a server may ask, each answered by one handler.
     struct Method;
     static const Method* find_method(std::string_view name);
-    boost::asio::awaitable<boost::json::object> answer_sampling(const boost::json::object& params);
-    boost::asio::awaitable<boost::json::object> answer_elicitation(const boost::json::object& params);
-    boost::asio::awaitable<boost::json::object> answer_roots(const boost::json::object& params);
-    boost::asio::awaitable<boost::json::object> answer_ping(const boost::json::object& params);
+    boost::asio::awaitable<boost::json::object> answer_sampling(const boost::json::object& params,
+                                                                const ServerRequestContext& context);
+    boost::asio::awaitable<boost::json::object> answer_elicitation(const boost::json::object& params,
+                                                                   const ServerRequestContext& context);
+    boost::asio::awaitable<boost::json::object> answer_roots(const boost::json::object& params,
+                                                             const ServerRequestContext& context);
+    boost::asio::awaitable<boost::json::object> answer_ping(const boost::json::object& params,
+                                                            const ServerRequestContext& context);
 };
 
 }  // namespace mcp::detail

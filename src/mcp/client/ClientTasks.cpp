@@ -49,6 +49,7 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
     report(task);
     RequestOptions poll;
     poll.timeout = options.timeout;
+    poll.caller = options.caller;  // the server's questions during the task are the call's
     auto cancel_task = [&]() -> asio::awaitable<void> {
         try {
             json::object params{{"taskId", id}};
@@ -99,6 +100,7 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
                     RequestOptions until_the_end;
                     until_the_end.timeout = std::chrono::milliseconds::zero();
                     until_the_end.cancellation = options.cancellation;
+                    until_the_end.caller = options.caller;
                     json::object result_params{{"taskId", id}};
                     json::object result = co_await request("tasks/result", std::move(result_params), until_the_end);
                     task_over = true;
@@ -134,7 +136,9 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
                                                            ? spec.at("params").get_object()
                                                            : no_params;
                     std::string method = text_field(spec, "method");
-                    json::object answer = co_await session->answer(method, input_params);
+                    ServerRequestContext context;  // not a braced temporary: g++ 12 and co_await
+                    context.caller = options.caller;
+                    json::object answer = co_await session->answer(method, input_params, context);
                     answers[name] = std::move(answer);
                     answered.insert(name);
                 }

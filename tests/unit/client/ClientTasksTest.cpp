@@ -33,7 +33,7 @@ ClientOptions task_client(std::string version) {
     ClientOptions options;
     options.protocol_version = std::move(version);
     options.tasks = true;
-    options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
+    options.on_elicitation = [](const json::object&, const ServerRequestContext&) -> asio::awaitable<json::object> {
         co_return json::object{{"action", "accept"}, {"content", {{"ok", true}}}};
     };
     return options;

@@ -139,11 +139,11 @@ TEST(ServerFeatures, InputRequestsAreSentToA2025ClientAndTheHandlerRunsAgain) {
                                     std::to_string(roots->at("roots").as_array().size()));
     });
     ClientOptions options;
-    options.on_elicitation = [](const json::object& params) -> asio::awaitable<json::object> {
+    options.on_elicitation = [](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         EXPECT_EQ(params.at("message"), json::value("Your name?"));
         co_return json::object{{"action", "accept"}, {"content", {{"name", "Ada"}}}};
     };
-    options.on_sampling = [](const json::object&) -> asio::awaitable<json::object> {
+    options.on_sampling = [](const json::object&, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         co_return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "hi"}}}, {"model", "fake"}};
     };
     options.roots = std::vector<Root>{{"file:///project", "project"}};
@@ -203,7 +203,7 @@ TEST(ServerFeatures, SamplingRequestsCarryToolsToTheClient) {
         return CallToolResult::text(std::string(answer->at("stopReason").as_string()));
     });
     ClientOptions options;
-    options.on_sampling = [](const json::object& params) -> asio::awaitable<json::object> {
+    options.on_sampling = [](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
         EXPECT_EQ(params.at("tools").at(0).at("name"), json::value("get_weather"));
         EXPECT_EQ(params.at("toolChoice").at("mode"), json::value("auto"));
         co_return json::object{{"role", "assistant"},

@@ -153,13 +153,18 @@ TEST(StatelessEra, TheClientSpeaksItAndAnswersInputRequests) {
     });
     ClientOptions options;
     options.protocol_version = "2026-07-28";
-    options.on_elicitation = [](const json::object&) -> asio::awaitable<json::object> {
+    options.on_elicitation = [](const json::object&, const ServerRequestContext& context) -> asio::awaitable<json::object> {
+        // The question came in the call's own answer: the handler knows whose call it was.
+        const auto* caller = std::any_cast<std::string>(&context.caller);
+        EXPECT_TRUE(caller && *caller == "conversation-7");
         co_return json::object{{"action", "accept"}, {"content", {{"name", "Grace"}}}};
     };
     f.with_client(options, [&](Client& client) -> asio::awaitable<void> {
         EXPECT_TRUE(client.stateless());
         EXPECT_EQ(client.server_info().name, "test-server");
-        auto result = co_await client.call_tool("hello");
+        RequestOptions call_options;
+        call_options.caller = std::string("conversation-7");
+        auto result = co_await client.call_tool("hello", {}, call_options);
         EXPECT_EQ(result.content.at(0).json.at("text"), json::value("Hello, Grace"));
     });
 }

@@ -3,8 +3,10 @@
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/HttpClientConnection.hpp"
+#include "transport/http/LegacySseStream.hpp"
 #include "transport/http/OutgoingHeaders.hpp"
 #include "transport/http/RequestLedger.hpp"
+#include "transport/http/SendGate.hpp"
 #include "transport/http/SseParser.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -37,20 +39,6 @@ constexpr std::chrono::milliseconds head_gate{250};
 constexpr int max_authorizations_per_message = 3;
 
 bool is_event_stream(std::string_view content_type) { return content_type.starts_with("text/event-stream"); }
-
-/// Holds the sender until a response head arrives or a deadline passes.
-struct Gate {
-    Gate(const asio::any_io_executor& executor, std::chrono::milliseconds limit) : timer(executor, limit) {}
-    void open() {
-        opened = true;
-        timer.cancel();
-    }
-    asio::awaitable<void> wait() {
-        if (!opened) co_await timer.async_wait(use_tuple);
-    }
-    asio::steady_timer timer;
-    bool opened = false;
-};
 
 class ClientTransport final : public StreamableHttpClientTransport,
                               public std::enable_shared_from_this<ClientTransport> {
@@ -150,7 +138,7 @@ private:
 
     /// Starts the POST and waits (briefly) for its head, so the next message arrives after it.
     asio::awaitable<void> send_in_order(std::shared_ptr<Outgoing> message) {
-        auto gate = std::make_shared<Gate>(executor_, head_gate);
+        auto gate = std::make_shared<http::SendGate>(executor_, head_gate);
         asio::co_spawn(executor_, post(message, gate), asio::detached);
         co_await gate->wait();
     }
@@ -195,7 +183,7 @@ private:
         return request;
     }
 
-    asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<Gate> gate) {
+    asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<http::SendGate> gate) {
         auto self = shared_from_this();
         auto open_gate = [&] { gate->open(); };
         if (options_.legacy_only && !legacy_ && !closed_) {
@@ -250,7 +238,7 @@ private:
             co_await exchange.read_all(max_json_body);
             open_gate();
             message->attempts++;
-            if (co_await reinitialize()) co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+            if (co_await reinitialize()) co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
             else fail(*message, "the session expired and a new one could not be started");
             co_return;
         }
@@ -261,7 +249,7 @@ private:
             std::string reason(exchange.head().reason());
             open_gate();
             if (co_await start_legacy()) {
-                co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+                co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
             } else {
                 fail(*message, "the server refused initialize with " + http::describe_status(status, reason, refusal) +
                                    ", and offers no HTTP+SSE endpoint either");
@@ -310,7 +298,7 @@ private:
                 failure = std::string("authorization failed: ") + e.what();
             }
             if (again && !closed_) {
-                co_await post(message, std::make_shared<Gate>(executor_, head_gate));
+                co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
                 co_return;
             }
         } else {
@@ -327,7 +315,8 @@ private:
     asio::awaitable<void> read_events(HttpExchange& exchange, std::optional<jsonrpc::RequestId> waiting_for) {
         auto self = shared_from_this();
         http::SseParser parser;
-        co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event); });
+        auto origin = related_origin(waiting_for);
+        co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event, origin); });
         if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_) co_return;
         co_await resume(parser.last_event_id(), parser.retry(), *waiting_for);
     }
@@ -349,8 +338,9 @@ private:
                 if (started && exchange.head().result_int() == 200 &&
                     is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
                     http::SseParser parser;
+                    auto origin = related_origin(waiting_for);
                     co_await exchange.read_events(parser, [&](http::SseEvent& event) {
-                        deliver_event(event);
+                        deliver_event(event, origin);
                         // Done with this stream once the answer is in; the server may keep it open.
                         if (answered(waiting_for)) {
                             boost::system::error_code ignored;
@@ -378,12 +368,12 @@ private:
         if (!options_.open_get_stream || get_stream_started_ || session_id_.empty()) return;
         get_stream_started_ = true;
         // Hold the sender until the GET is answered: a server may send its requests only there.
-        auto gate = std::make_shared<Gate>(executor_, head_gate);
+        auto gate = std::make_shared<http::SendGate>(executor_, head_gate);
         get_gate_ = gate;
         asio::co_spawn(executor_, run_get_stream(gate), asio::detached);
     }
 
-    asio::awaitable<void> run_get_stream(std::shared_ptr<Gate> gate) {
+    asio::awaitable<void> run_get_stream(std::shared_ptr<http::SendGate> gate) {
         auto self = shared_from_this();
         std::string last_event_id;
         std::chrono::milliseconds delay = options_.reconnect_delay;
@@ -425,7 +415,7 @@ private:
         auto stream = co_await pool_.acquire(options_.http_timeout);
         if (!stream) co_return false;
         HttpExchange exchange(stream);
-        bool started = co_await exchange.start(request, options_.http_timeout);  // alone: see start_legacy
+        bool started = co_await exchange.start(request, options_.http_timeout);  // alone: see open_legacy_sse_stream
         if (!started || exchange.head().result_int() != 200) co_return false;
         if (auto session = exchange.head().find("Mcp-Session-Id"); session != exchange.head().end())
             session_id_ = std::string(session->value());
@@ -448,67 +438,43 @@ private:
     /// HTTP+SSE (2024-11-05): GET the URL for an `endpoint` event, then POST everything there.
     asio::awaitable<bool> start_legacy() {
         auto self = shared_from_this();
-        auto request = make_request(web::verb::get, url_, "");
-        auto stream = co_await pool_.acquire(options_.http_timeout);
-        if (!stream) co_return false;
-        auto exchange = std::make_shared<HttpExchange>(stream);
-        // Each co_await stands alone: g++ 12 miscompiled `!co_await … || …` here, and the
-        // fallback closed the stream before reading its endpoint event.
-        bool started = co_await exchange->start(request, options_.http_timeout);
-        if (!started || exchange->head().result_int() != 200 ||
-            !is_event_stream(std::string(exchange->head()[web::field::content_type])))
-            co_return false;
-        auto found = std::make_shared<LegacyStart>(executor_, options_.http_timeout);
-        asio::co_spawn(executor_, read_legacy_stream(exchange, found), asio::detached);
-        // The endpoint event may have been read already (the stream starts reading at once).
-        if (!found->settled) co_await found->timer.async_wait(use_tuple);
-        co_return legacy_.has_value();
-    }
-
-    /// Tells start_legacy that the endpoint came (or the stream ended) whether or not it waits yet.
-    struct LegacyStart {
-        LegacyStart(asio::any_io_executor executor, std::chrono::milliseconds timeout) : timer(executor, timeout) {}
-        asio::steady_timer timer;
-        bool settled = false;
-        void settle() {
-            settled = true;
-            timer.cancel();
-        }
-    };
-
-    asio::awaitable<void> read_legacy_stream(std::shared_ptr<HttpExchange> exchange, std::shared_ptr<LegacyStart> found) {
-        auto self = shared_from_this();
-        http::SseParser parser;
-        co_await exchange->read_events(parser, [&](http::SseEvent& event) {
-            if (event.type == "endpoint" && !legacy_) {
-                legacy_ = http::resolve_same_origin(url_, event.data);
-                if (!legacy_ && options_.log) options_.log("ignored an endpoint on another origin: " + event.data);
-                found->settle();
-            } else {
-                deliver_event(event);
-            }
-        });
-        found->settle();
-        if (!closed_) {
+        http::LegacySseHandlers handlers;
+        // The stream holds the transport until it ends (close() ends it).
+        handlers.on_event = [self](http::SseEvent& event) { self->deliver_event(event); };
+        handlers.on_end = [self] {
+            if (self->closed_) return;
             // Without its stream, a legacy session is over.
-            if (options_.log) options_.log("the HTTP+SSE stream ended");
-            close();
-        }
+            if (self->options_.log) self->options_.log("the HTTP+SSE stream ended");
+            self->close();
+        };
+        handlers.log = options_.log;
+        legacy_ = co_await http::open_legacy_sse_stream(pool_, make_request(web::verb::get, url_, ""), url_,
+                                                       options_.http_timeout, std::move(handlers));
+        co_return legacy_.has_value();
     }
 
     // ---- receiving ----
 
-    void deliver(std::string_view frame) {
+    /// `origin`: the stream it came on answers that request of ours (the server's requests there,
+    /// sampling during a tool call, are made on its behalf).
+    void deliver(std::string_view frame, std::shared_ptr<const jsonrpc::MessageOrigin> origin = nullptr) {
         if (closed_) return;
         jsonrpc::Decoded decoded = decoder_.decode(frame);
         ledger_.note(decoded);
+        decoded.origin = std::move(origin);
         inbound_.push_back(std::move(decoded));
         if (reader_waiting_) reader_wake_.cancel();
     }
 
-    void deliver_event(const http::SseEvent& event) {
+    void deliver_event(const http::SseEvent& event,
+                       const std::shared_ptr<const jsonrpc::MessageOrigin>& origin = nullptr) {
         // Events without data are priming or keep-alive; other types are not MCP messages.
-        if (event.type == "message" && !event.data.empty()) deliver(event.data);
+        if (event.type == "message" && !event.data.empty()) deliver(event.data, origin);
+    }
+
+    static std::shared_ptr<const jsonrpc::MessageOrigin> related_origin(const std::optional<jsonrpc::RequestId>& id) {
+        if (!id) return nullptr;
+        return std::make_shared<jsonrpc::RelatedRequestOrigin>(*id);
     }
 
     bool answered(const jsonrpc::RequestId& id) const { return ledger_.answered(id); }
@@ -539,7 +505,7 @@ private:
     asio::steady_timer sender_wake_;
     bool sender_running_ = false;
     bool sender_waiting_ = false;
-    std::shared_ptr<Gate> get_gate_;
+    std::shared_ptr<http::SendGate> get_gate_;
     bool closed_ = false;
     std::string session_id_;
     std::string authorization_;  ///< the newest Authorization header (GET streams, DELETE use it)
