@@ -3,9 +3,10 @@
 #include "transport/http/TlsClient.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/http/read.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/http/read.hpp>
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 
@@ -118,7 +119,8 @@ asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& reques
         co_await stream_->with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
     auto closed = [](const boost::system::error_code& error) {
         return error == asio::error::eof || error == asio::error::connection_reset ||
-               error == asio::error::broken_pipe || error == web::error::end_of_stream;
+               error == asio::error::broken_pipe || error == web::error::end_of_stream ||
+               error == asio::ssl::error::stream_truncated;  // https: closed without close_notify
     };
     if (write_error) {
         closed_unanswered_ = closed(write_error);
