@@ -182,7 +182,10 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
   test('navigate, then a strict-CSP page: execute_js refused with the reason, DOM actions still work', async () => {
     const moved = await call(client, 'interact', { what: 'navigate', url: `${siteBase}/second.html` });
     assert.equal(moved.status, 'complete', JSON.stringify(moved));
-    assert.equal(page.url(), `${siteBase}/second.html`);
+    // The extension waited for the new page to load; Playwright hears of it over a connection of
+    // its own, which may come a moment later (CI under ASan saw it still on the old URL).
+    assert.equal(moved.result.url, `${siteBase}/second.html`, JSON.stringify(moved));
+    await page.waitForURL(`${siteBase}/second.html`, { timeout: 10000 });
     await call(client, 'interact', { what: 'navigate', url: `${siteBase}/strict.html` });
     const refused = await call(client, 'interact', { what: 'execute_js', script: '1 + 1' });
     assert.equal(refused.isError, true);
