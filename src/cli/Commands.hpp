@@ -102,6 +102,7 @@ struct HostArguments {
     std::string system_prompt;            ///< --system-prompt
     int max_steps = 10;
     int heartbeat_seconds = 30;           ///< --heartbeat-seconds
+    int llm_idle_seconds = 300;           ///< --llm-idle-timeout
     bool log_json = false;
     std::string log_level = "info";
 };

@@ -34,6 +34,10 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
         ->check(CLI::ExistingFile);
     command->add_flag("--text-tool-calls", arguments.text_tool_calls,
                       "Describe tools in the prompt and read fenced JSON calls (models without native tool calling)");
+    command->add_option("--llm-idle-timeout", arguments.llm_idle_seconds,
+                        "Seconds an answer from the LLM may go silent before it counts as broken off")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
     command->add_option("--system-prompt", arguments.system_prompt, "The system prompt");
     command->add_option("--max-steps", arguments.max_steps, "Rounds of tool calls per answer")
         ->check(CLI::Range(1, 100))
@@ -98,6 +102,7 @@ int run_host(const HostArguments& arguments) {
     }
     options.conversation.ca_file = arguments.llm_ca_file;
     options.conversation.max_steps = arguments.max_steps;
+    options.conversation.model_silence_limit = std::chrono::seconds(arguments.llm_idle_seconds);
     if (!arguments.system_prompt.empty()) options.conversation.system_prompt = arguments.system_prompt;
     return host::run_host(std::move(options));
 }

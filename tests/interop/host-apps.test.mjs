@@ -110,7 +110,9 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     // The view's other requests, as the host answers them.
     assert.deepEqual((await askFromView(frame, 'ping', {})).result, {});
     assert.deepEqual((await askFromView(frame, 'ui/request-display-mode', { mode: 'fullscreen' })).result, { mode: 'inline' });
-    assert.equal((await askFromView(frame, 'ui/update-model-context', { content: [] })).error?.code, -32601);
+    const context = (params) => askFromView(frame, 'ui/update-model-context', params);
+    assert.equal((await context({ content: 'not a list' })).error?.code, -32602);
+    assert.equal((await context({ content: [{ type: 'text', text: 'x'.repeat(20000) }] })).error?.code, -32000, 'over 16 KB');
     assert.equal((await askFromView(frame, 'ui/open-link', { url: 'javascript:alert(1)' })).error?.code, -32000);
     assert.ok((await askFromView(frame, 'tools/call', { name: 'no_such_tool', arguments: {} })).error, 'an unknown tool is refused');
     const read = await askFromView(frame, 'resources/read', { uri: 'ui://counter/view' });
@@ -122,6 +124,22 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     assert.deepEqual(busy.error, { code: -32000, message: 'a turn is running' });
     await shown(page, 'assistant-message', 'chunk 3');
     await turnOver(page);
+
+    // ui/update-model-context: kept per view, the newest replacing the one before, and given to
+    // the model with the next user message only.
+    assert.deepEqual((await context({ content: [{ type: 'text', text: 'an older context' }] })).result, {});
+    assert.deepEqual((await context({ content: [{ type: 'text', text: 'the counter shows 42' }], structuredContent: { count: 42 } })).result, {});
+    const userText = (request) => String(request.body.messages?.findLast((message) => message.role === 'user')?.content ?? '');
+    const contextMark = llm.requests.length;
+    await send(page, 'echo what does the view say');
+    await shown(page, 'assistant-message', 'the counter shows 42');
+    await turnOver(page);
+    assert.equal(userText(llm.requests[contextMark]), 'echo what does the view say\n\nContext from the view of the tool ' +
+      'show_counter (server apps), as it stands now:\nthe counter shows 42\nData: {"count":42}');
+    await send(page, 'echo once only');
+    await shown(page, 'assistant-message', 'once only');
+    await turnOver(page);
+    assert.equal(userText(llm.requests.at(-1)), 'echo once only');
 
     await page.evaluate(() => document.activeElement?.blur());
     await screenshot(page, 'host-app');

@@ -171,6 +171,23 @@ describe('the provider failing', () => {
     });
   });
 
+  test('an answer silent past --llm-idle-timeout is broken off; a long one that keeps talking is not', async () => {
+    await withHost({ args: ['--llm-idle-timeout', '1'] }, async (page) => {
+      llm.reset();
+      // A chunk every 300 ms, 3 s in all: longer than the limit, never silent for it.
+      const steady = await chat(page, 'slow 10 300');
+      assert.equal(steady.state, 'finished', steady.message);
+      assert.equal(steady.text.trim(), Array.from({ length: 10 }, (_, i) => `chunk ${i + 1}`).join(' '));
+      // 2.5 s of silence after the first chunk: cut after 1 s, and not retried (text was shown).
+      const started = Date.now();
+      const stalled = await chat(page, 'slow 3 2500');
+      assert.equal(stalled.state, 'failed');
+      assert.match(stalled.message, /broke off: nothing came for 1000 ms/);
+      assert.ok(Date.now() - started < 2400, `cut at the limit, not at the stream's own pace (${Date.now() - started} ms)`);
+      assert.equal(llm.requests.length, 2);
+    });
+  });
+
   test('a wrong API key: not retried, the error says which variable to check', async () => {
     // The fake accepts only 'test-key'.
     const host = await startHost({ config, llm: { url: llm.url, apiKey: 'wrong-key' } });

@@ -10,7 +10,10 @@ import { el, freshId } from './host-dom.js';
 
 const PROTOCOL_VERSION = '2026-01-26';
 const HOST_INFO = { name: 'mcpkit-host', version: '0.1.0' };
-const HOST_CAPABILITIES = { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} };
+const HOST_CAPABILITIES = {
+  openLinks: {}, serverTools: {}, serverResources: {}, logging: {},
+  message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} },
+};
 const MIN_HEIGHT = 50;
 const MAX_HEIGHT = 1200;
 
@@ -47,13 +50,15 @@ export function createApps({ request, sendMessage }) {
       class: app.prefersBorder === false ? 'app-frame borderless' : 'app-frame',
     });
     let initialized = false;
+    // Names this view's model context on the host: a newer update replaces this view's, not others'.
+    const viewId = freshId('view');
 
     // The sandbox's origin is opaque ("null"): no targetOrigin names it, so '*' it is. That is
     // safe because the message goes to this one frame's window, not to whoever asks.
     const post = (message) => iframe.contentWindow?.postMessage({ jsonrpc: '2.0', ...message }, '*');
 
-    const proxy = (method) => (params) => new Promise((resolve, reject) => {
-      request('app_request', { server: app.server, method, params }, {
+    const proxy = (method, extra = {}) => (params) => new Promise((resolve, reject) => {
+      request('app_request', { server: app.server, method, params, ...extra }, {
         onAnswer: (payload) => (payload.error
           ? reject(rpcError(payload.error.code ?? -32603, payload.error.message || 'The request failed.'))
           : resolve(payload.result ?? {})),
@@ -109,6 +114,8 @@ export function createApps({ request, sendMessage }) {
       'notifications/message'() { /* the view's log: not kept */ },
       'tools/call': proxy('tools/call'),
       'resources/read': proxy('resources/read'),
+      // Kept by the host and given to the model with the next user message.
+      'ui/update-model-context': proxy('ui/update-model-context', { viewId, tool: app.tool?.name ?? '' }),
     };
 
     function onMessage(event) {

@@ -32,6 +32,9 @@ struct HttpClientOptions {
     std::optional<std::string> proxy;
     /// Connecting, and waiting for the response head.
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+    /// Reading the body: the longest silence before the answer counts as broken off (an HttpError
+    /// that says so). Zero: no limit, however quiet the server (the default).
+    std::chrono::milliseconds idle_timeout{0};
     /// A larger body (send(), not send_streaming()) is an HttpError.
     std::size_t max_body_bytes = 16u << 20;
     int max_redirects = 5;

@@ -5,6 +5,7 @@
 
 #include "host/chat/ChatMessage.hpp"
 #include "host/chat/PendingAnswers.hpp"
+#include "host/chat/ViewContext.hpp"
 #include "host/llm/LanguageModel.hpp"
 
 #include <mcp/Cancellation.hpp>
@@ -65,6 +66,9 @@ public:
     /// Tools the user allowed for the rest of the session ("always").
     std::set<std::string> always_allowed;
     PendingAnswers answers;
+    /// The views' latest contexts, one per view, oldest first: they go to the model with the next
+    /// user message (the spec's "only the last update" per view), then are cleared.
+    std::vector<ViewContext> view_contexts;
 
     // The turn in progress.
     bool turn_running = false;

@@ -118,7 +118,9 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
             else content += "[binary content, " + text_of(json, "mimeType") + "]";
         }
     }
-    (void)session;
+    // What the views asked the model to know since the last message (ui/update-model-context).
+    content += view_contexts_for_model(session.view_contexts);
+    session.view_contexts.clear();
     co_return content;
 }
 
@@ -156,26 +158,14 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
             mcp::HttpClientOptions options;
             options.ca_file = settings_.ca_file;
             options.timeout = std::chrono::seconds(60);
+            options.idle_timeout = settings_.model_silence_limit;
             session.llm_http = std::make_unique<mcp::HttpClient>(executor_, options);
         }
         bool streamed = false;
         std::optional<ModelError> failure;
         try {
-            // A stream that stalls is cut after the limit; the turn then fails (or retries) as for
-            // any broken stream, instead of waiting for someone to press Stop.
-            auto limit = std::make_shared<asio::steady_timer>(executor_, settings_.model_request_limit);
-            auto waiting = std::make_shared<bool>(true);  // false once this request is over
-            limit->async_wait([http = session.llm_http.get(), limit, waiting](boost::system::error_code ec) {
-                if (!ec && *waiting) http->close();
-            });
-            struct CancelLimit {
-                std::shared_ptr<asio::steady_timer> timer;
-                std::shared_ptr<bool> waiting;
-                ~CancelLimit() {
-                    *waiting = false;
-                    timer->cancel();
-                }
-            } cancel_limit{limit, waiting};
+            // A stream that stalls is cut by the client's idle timeout (model_silence_limit); the
+            // turn then fails (or retries) as for any broken stream, instead of waiting for Stop.
             std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
                 streamed = true;
                 session.broadcast(
@@ -418,6 +408,8 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
         request.max_output_tokens = std::max(1, max->to_number<int>());
     mcp::HttpClientOptions options;
     options.ca_file = settings_.ca_file;
+    options.timeout = std::chrono::seconds(60);
+    options.idle_timeout = settings_.model_silence_limit;
     mcp::HttpClient http(executor_, options);
     std::function<void(std::string_view)> ignore_text = [](std::string_view) {};
     ModelReply reply = co_await model_->generate(request, http, std::move(ignore_text));

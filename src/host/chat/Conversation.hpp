@@ -30,8 +30,10 @@ struct ConversationSettings {
     std::chrono::milliseconds approval_timeout{std::chrono::minutes(10)};
     std::size_t retain_newest = 6;
     int max_output_tokens = 4096;
-    /// The longest one model request may take, streaming included.
-    std::chrono::milliseconds model_request_limit{std::chrono::minutes(5)};
+    /// The longest an answer from the model may go silent before it counts as broken off (a
+    /// stalled stream). No limit on a whole answer: a slow local model may write for long, and
+    /// the user can stop it.
+    std::chrono::milliseconds model_silence_limit{std::chrono::minutes(5)};
     /// HTTPS: a PEM file of certificate authorities for the LLM (tests use their own CA).
     std::string ca_file;
 };

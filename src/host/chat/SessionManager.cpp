@@ -75,6 +75,7 @@ void SessionManager::clear(ChatSession& session) {
     session.history.clear();
     session.usage = {};
     session.always_allowed.clear();
+    session.view_contexts.clear();  // a new chat tears the views down
     if (!session.in_store) return;
     session.stored_revision = store_.clear(session.id());
     store_.set_usage(session.id(), session.usage);

@@ -234,9 +234,10 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else if (type == "app_request") {
         fields.text("requestId");
         fields.text("server");
-        fields.one_of("method", {"tools/call", "resources/read"});
+        std::string method = fields.one_of("method", {"tools/call", "resources/read", "ui/update-model-context"});
         fields.object("params");
-        asio::co_spawn(executor_, app_request(client, session, payload), asio::detached);
+        if (method == "ui/update-model-context") update_view_context(*client, *session, payload);
+        else asio::co_spawn(executor_, app_request(client, session, payload), asio::detached);
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
@@ -256,6 +257,28 @@ void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& clien
         client->send(error_frame("nothing is waiting for an answer to " + id + " (answered already, or expired)"));
     else
         session.forget_question(id);
+}
+
+void PageProtocol::update_view_context(WebSocketClient& client, ChatSession& session, const json::object& payload) {
+    Fields fields(payload, "app_request");
+    std::string request_id = fields.text("requestId");
+    ViewContext context{fields.text("viewId"), fields.text("server"), fields.text("tool", false), {}};
+    if (context.view_id.empty() || context.view_id.size() > 128) fields.fail("viewId", "must be 1 to 128 characters");
+    json::object answer{{"requestId", request_id}};
+    try {
+        context.text = view_context_text(fields.object("params"));
+        answer["result"] = json::object{};
+    } catch (const std::invalid_argument& e) {
+        answer["error"] = {{"code", -32602}, {"message", std::string("Invalid content format: ") + e.what()}};
+    } catch (const std::length_error& e) {
+        answer["error"] = {{"code", -32000}, {"message", std::string("Context update denied: ") + e.what()}};
+    }
+    if (answer.contains("result")) {
+        log_.info("MCP", "view_context_updated", {{"sessionId", session.id()}, {"server", context.server},
+                                                  {"tool", context.tool}, {"bytes", context.text.size()}});
+        keep_view_context(session.view_contexts, std::move(context));
+    }
+    send(client, {{"type", "app_response"}, {"payload", std::move(answer)}});
 }
 
 // Coroutines take their inputs by value: a lambda's captures would die with the lambda.

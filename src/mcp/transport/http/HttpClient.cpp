@@ -143,11 +143,19 @@ struct HttpClient::Impl {
             response.reason = std::string(exchange.head().reason());
             for (const auto& field : exchange.head())
                 response.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+            exchange.limit_silence(options.idle_timeout);
+            auto silent = [&] {
+                return HttpError("the answer from " + request.url + " broke off: nothing came for " +
+                                 std::to_string(options.idle_timeout.count()) + " ms");
+            };
             if (on_data) {
-                if (!co_await exchange.read_body(*on_data))
+                if (!co_await exchange.read_body(*on_data)) {
+                    if (exchange.went_silent()) throw silent();
                     throw HttpError("the answer from " + request.url + " broke off");
+                }
             } else {
                 auto body = co_await exchange.read_all(options.max_body_bytes);
+                if (!body && exchange.went_silent()) throw silent();
                 if (!body)
                     throw HttpError("the answer from " + request.url + " broke off or passed " +
                                     std::to_string(options.max_body_bytes) + " bytes");

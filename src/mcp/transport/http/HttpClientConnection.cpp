@@ -4,6 +4,7 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
@@ -24,6 +25,47 @@ using tcp = asio::ip::tcp;
 
 namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+/// Calls `on_silence` once nothing was heard for `limit`. One timer for a whole body, moved on
+/// lazily: a read only notes the time, and the timer, when it wakes before the silence is long
+/// enough, sleeps the rest. A streamed answer so costs no timer operation per read.
+class SilenceWatchdog {
+public:
+    SilenceWatchdog(const asio::any_io_executor& executor, std::chrono::milliseconds limit,
+                    std::function<void()> on_silence)
+        : state_(std::make_shared<State>(State{asio::steady_timer(executor), std::chrono::steady_clock::now(), limit,
+                                               std::move(on_silence), false})) {
+        arm(state_, state_->heard + limit);
+    }
+    ~SilenceWatchdog() {
+        state_->over = true;  // a wake-up already queued finds it so
+        state_->timer.cancel();
+    }
+    SilenceWatchdog(const SilenceWatchdog&) = delete;
+    SilenceWatchdog& operator=(const SilenceWatchdog&) = delete;
+
+    void heard() { state_->heard = std::chrono::steady_clock::now(); }
+
+private:
+    struct State {
+        asio::steady_timer timer;
+        std::chrono::steady_clock::time_point heard;
+        std::chrono::milliseconds limit;
+        std::function<void()> on_silence;
+        bool over;
+    };
+    static void arm(const std::shared_ptr<State>& state, std::chrono::steady_clock::time_point at) {
+        state->timer.expires_at(at);
+        state->timer.async_wait([state](const boost::system::error_code& ec) {
+            if (ec || state->over) return;
+            auto due = state->heard + state->limit;
+            if (std::chrono::steady_clock::now() < due) return arm(state, due);
+            state->over = true;
+            state->on_silence();
+        });
+    }
+    std::shared_ptr<State> state_;
+};
 
 /// The request's head as it goes on the wire. Written by hand, with the body in the same gathered
 /// write: Beast's serializer walks a message through layers of buffer views, about 20,000
@@ -139,6 +181,12 @@ asio::awaitable<bool> HttpExchange::start(web::request<web::string_body>& reques
 
 asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::string_view)>& on_data) {
     char chunk[16384];
+    std::optional<SilenceWatchdog> watchdog;
+    if (silence_limit_.count() > 0)
+        watchdog.emplace(stream_->lowest().get_executor(), silence_limit_, [this, stream = stream_] {
+            went_silent_ = true;  // `this` is alive: the watchdog dies with this read, before it
+            stream->lowest().cancel();
+        });
     while (!parser_.is_done()) {
         // What the buffer already holds is parsed first, all of it: the chunks of a streamed answer
         // that came in one read are handed over in one go (one tick), not one read operation each.
@@ -161,6 +209,7 @@ asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::stri
         parser_.get().body().size = sizeof chunk;
         auto [ec, n] = co_await stream_->with(
             [&](auto& stream) { return web::async_read_some(stream, buffer_, parser_, use_tuple); });
+        if (watchdog) watchdog->heard();
         if (ec == web::error::need_buffer) ec = {};
         std::size_t got = sizeof chunk - parser_.get().body().size;
         if (got > 0) on_data(std::string_view(chunk, got));

@@ -70,6 +70,10 @@ public:
     bool closed_unanswered() const { return closed_unanswered_; }
     /// The answer has no body whatever its head says (the answer to HEAD).
     void expect_no_body() { parser_.skip(true); }
+    /// read_body() gives up when nothing arrives for `limit` (zero: it waits as long as it takes).
+    void limit_silence(std::chrono::milliseconds limit) { silence_limit_ = limit; }
+    /// read_body() gave up because of that silence.
+    bool went_silent() const { return went_silent_; }
     std::shared_ptr<ClientStream> stream() const { return stream_; }
 
 private:
@@ -78,6 +82,8 @@ private:
     boost::beast::http::response_parser<boost::beast::http::buffer_body> parser_;
     bool done_ = false;
     bool closed_unanswered_ = false;
+    std::chrono::milliseconds silence_limit_{0};
+    bool went_silent_ = false;
 };
 
 /// How the client reaches servers: which certificate authorities it trusts, and which proxy.
