@@ -61,6 +61,9 @@ std::shared_ptr<mcp::Transport> ServerConnection::make_transport() {
         options.args = entry_.args;
         options.env = entry_.env;
         options.cwd = entry_.cwd;
+        // No polling for the server's next message: the host's one thread serves every page, and
+        // a tool call's few microseconds of wake-up are not worth spinning for.
+        options.stream.poll_before_wait = std::chrono::microseconds(0);
         options.on_stderr_line = [weak](std::string_view line) {
             auto self = weak.lock();
             if (!self) return;
