@@ -5,7 +5,7 @@
 //
 //   node host-bench.mjs MCPKIT [SECONDS] [IDLE_CONNECTIONS]
 //     env HOST_LOAD (the host_load binary, bench/host-load/: the fake LLM and the turns driver in C++),
-//         TTFT_SAMPLES (default 1000), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
+//         TTFT_SAMPLES (default 1000), TTFT_DUMP (a file for the TTFT samples, in order), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
 //         FAKE_LLM=native|lean|tests (default native: host_load's; lean: bench/host-fake-llm.mjs, the same
 //         events from Node; tests: tests/interop/fake-llm.mjs), DRIVER=native|node (default native: the
 //         turns of b) driven by host_load; node: by this script), PARTS (default abc: which of the
@@ -478,6 +478,9 @@ async function timeToFirstToken(hosts, llm) {
   }
   direct.close();
   for (const kind of kinds) pages[kind].close();
+  // The samples in order (direct, mcpkit and Node's i-th were taken one after the other), for a
+  // look at the tail: TTFT_DUMP=FILE.
+  if (process.env.TTFT_DUMP) fs.writeFileSync(process.env.TTFT_DUMP, JSON.stringify(samples));
   const summary = (list) => ({ p50: percentile(list, 50), p99: percentile(list, 99) });
   const result = { direct: summary(samples.direct) };
   for (const kind of kinds) {

@@ -143,6 +143,12 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
 
     await page.evaluate(() => document.activeElement?.blur());
     await screenshot(page, 'host-app');
+    // A reload shows the view again, from the history, with the call's own result.
+    await page.reload();
+    const again = page.locator('[data-testid="tool-card"][data-state="complete"]').getByTestId('app-frame');
+    await again.waitFor({ timeout: 20000 });
+    assert.equal(await again.count(), 1);
+    await says(again.contentFrame(), '#count', 'Count: 41');
     // A new chat takes the view away.
     await page.getByTestId('new-chat').click();
     await page.getByTestId('app-frame').waitFor({ state: 'detached' });

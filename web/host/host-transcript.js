@@ -406,7 +406,10 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
         }
       } else if (message.role === 'tool') {
         const entry = card(message.toolCallId || message.id, message.toolName);
-        setResult(entry, message.data !== undefined ? message.data : message.content, message.isError);
+        const data = message.data !== undefined ? message.data : message.content;
+        setResult(entry, data, message.isError, undefined, message.app);
+        // The call's view, while the host still serves it (it leaves `app` out otherwise).
+        if (message.app) apps.mount(entry.refs.result, { app: message.app, args: entry.args, result: data, onResize: changed });
       }
     }
     // A call the history holds no result for was cut short (or is still running: a later frame updates it).

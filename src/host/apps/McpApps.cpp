@@ -74,6 +74,14 @@ const AppView* McpApps::view(const std::string& id) const {
     return it == views_.end() ? nullptr : &it->second;
 }
 
+bool McpApps::serves(const json::value& app) const {
+    auto* url = app.is_object() ? app.get_object().if_contains("url") : nullptr;
+    if (!url || !url->is_string()) return false;
+    std::string_view path = url->get_string();
+    constexpr std::string_view prefix = "/apps/";
+    return path.starts_with(prefix) && view(std::string(path.substr(prefix.size())));
+}
+
 boost::asio::awaitable<json::value> McpApps::app_for(const RegisteredTool& tool) {
     auto uri = app_resource_uri(tool.tool);
     if (!uri) co_return nullptr;

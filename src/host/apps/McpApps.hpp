@@ -37,6 +37,8 @@ public:
     boost::asio::awaitable<boost::json::value> app_for(const RegisteredTool& tool);
     /// A view served at /apps/<id>.
     const AppView* view(const std::string& id) const;
+    /// Whether the view an `app` member (from app_for) names is still served.
+    bool serves(const boost::json::value& app) const;
 
 private:
     std::string keep(AppView view);

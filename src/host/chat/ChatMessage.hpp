@@ -32,6 +32,7 @@ struct ChatMessage {
     std::string tool_name;             ///< tool
     boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
     bool is_error = false;             ///< tool
+    boost::json::value app;            ///< tool: the MCP App view shown with the result ({url, …}), or null
     std::int64_t created_at = 0;       ///< ms since the epoch
 
     boost::json::object to_json() const;

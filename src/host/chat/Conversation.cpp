@@ -374,6 +374,7 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     result.data = outcome.result;
     result.is_error = outcome.is_error;
     result.content = tool_result_text(outcome.result);
+    result.app = std::move(app);  // a page opened later shows the view too, while the host serves it
     record(*session, std::move(result));
 }
 

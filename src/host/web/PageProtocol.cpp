@@ -118,7 +118,13 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
                                                            "and use tools to get information."},
                    {"sessionId", session->id()}}}});
     json::array messages;
-    for (const auto& message : session->history) messages.push_back(message.to_json());
+    for (const auto& message : session->history) {
+        json::object item = message.to_json();
+        // A view the host no longer serves (kept views are bounded; a restart forgets them) is
+        // left out: the card shows the result alone rather than a frame that cannot load.
+        if (auto* app = item.if_contains("app"); app && !(apps && apps->serves(*app))) item.erase("app");
+        messages.push_back(std::move(item));
+    }
     send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
     if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
     page->send(servers_text_);
