@@ -2,6 +2,7 @@
 
 #include "review/PanelAssets.hpp"
 
+#include "common/PageServer.hpp"
 #include "common/SameToken.hpp"
 
 #include <mcp/transport/HostPolicy.hpp>
@@ -13,8 +14,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -28,15 +27,15 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace web = boost::beast::http;
 namespace json = boost::json;
-using tcp = asio::ip::tcp;
 
 namespace {
 
+using common::PageServer;
 using common::same_token;
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-using Request = web::request<web::string_body>;
-using Response = web::response<web::string_body>;
+using Request = PageServer::Request;
+using Response = PageServer::Response;
 
 struct Target {
     std::string path;
@@ -60,15 +59,14 @@ Target parse_target(std::string_view target) {
 
 struct PanelWebServer::State : std::enable_shared_from_this<State> {
     State(asio::any_io_executor executor, PanelWebOptions options, ReviewPanelModel& model, const EditorLauncher& editor)
-        : executor(executor), acceptor(executor), options(std::move(options)), model(model), editor(editor) {}
+        : executor(executor), options(std::move(options)), model(model), editor(editor) {}
 
     asio::any_io_executor executor;
-    tcp::acceptor acceptor;
     PanelWebOptions options;
     ReviewPanelModel& model;
     const EditorLauncher& editor;
+    std::optional<PageServer> server;
     std::list<std::shared_ptr<asio::steady_timer>> listeners;  ///< one per open event stream
-    std::list<std::shared_ptr<beast::tcp_stream>> connections;
     bool stopping = false;
 
     void log(std::string_view message) const {
@@ -77,7 +75,7 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
 
     /// The loopback names on the panel's own port, and a page only from the panel's loopback port.
     std::optional<std::string> refuse_host_or_origin(const Request& request) const {
-        auto policy = mcp::HostPolicy::loopback(acceptor.local_endpoint().port());
+        auto policy = mcp::HostPolicy::loopback(server->port());
         auto origin = request.find(web::field::origin);
         return policy.check(request[web::field::host],
                             origin == request.end() ? std::nullopt : std::optional<std::string_view>(origin->value()));
@@ -85,18 +83,11 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
 
     Response reply(const Request& request, web::status status, std::string body,
                    std::string_view type = "application/json") const {
-        Response response{status, request.version()};
-        response.set(web::field::content_type, type);
-        response.set(web::field::cache_control, "no-store");
-        response.set("X-Content-Type-Options", "nosniff");
-        response.body() = std::move(body);
-        response.keep_alive(request.keep_alive());
-        response.prepare_payload();
-        return response;
+        return common::page_reply(request, status, std::move(body), type);
     }
 
-    Response error(const Request& request, web::status status, std::string message) const {
-        return reply(request, status, json::serialize(json::object{{"error", message}}));
+    Response error(const Request& request, web::status status, const std::string& message) const {
+        return common::page_error(request, status, message);
     }
 
     Response open_reference(const Request& request) {
@@ -191,40 +182,6 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
         }
         listeners.remove(listener);
     }
-
-    asio::awaitable<void> serve(std::shared_ptr<beast::tcp_stream> stream) {
-        auto self = shared_from_this();
-        beast::flat_buffer buffer;
-        for (;;) {
-            web::request_parser<web::string_body> parser;
-            parser.body_limit(64 * 1024);
-            stream->expires_after(std::chrono::seconds(60));
-            auto [ec, n] = co_await web::async_read(*stream, buffer, parser, use_tuple);
-            if (ec) break;
-            Request request = parser.release();
-            auto response = co_await route(request, *stream);
-            if (!response) break;
-            bool keep_alive = response->keep_alive();
-            auto [write_error, written] = co_await web::async_write(*stream, *response, use_tuple);
-            if (write_error || !keep_alive || stopping) break;
-        }
-        boost::system::error_code ignored;
-        stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
-        stream->close();
-        connections.remove(stream);
-    }
-
-    asio::awaitable<void> accept_loop() {
-        auto self = shared_from_this();
-        for (;;) {
-            tcp::socket socket(executor);
-            auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
-            if (ec) co_return;
-            auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
-            connections.push_back(stream);
-            asio::co_spawn(executor, serve(stream), asio::detached);
-        }
-    }
 };
 
 PanelWebServer::PanelWebServer(asio::any_io_executor executor, PanelWebOptions options, ReviewPanelModel& model,
@@ -241,28 +198,25 @@ void PanelWebServer::start() {
     if (!address.is_loopback())
         throw std::runtime_error("--http: the panel serves loopback addresses only (127.0.0.1 or ::1), not " +
                                  state.options.host);
-    tcp::endpoint endpoint(address, state.options.port);
-    state.acceptor.open(endpoint.protocol());
-    state.acceptor.set_option(asio::socket_base::reuse_address(true));
-    state.acceptor.bind(endpoint, ec);
-    if (ec)
-        throw std::runtime_error("cannot serve the panel page on " + state.options.host + ":" +
-                                 std::to_string(state.options.port) + ": " + ec.message());
-    state.acceptor.listen();
-    asio::co_spawn(state.executor, state_->accept_loop(), asio::detached);
+    std::weak_ptr<State> weak = state_;
+    auto route = [weak](Request& request, std::shared_ptr<PageServer::Stream> stream) -> asio::awaitable<std::optional<Response>> {
+        auto self = weak.lock();  // held while the route runs (an event stream runs long)
+        if (!self || self->stopping) co_return common::page_error(request, web::status::service_unavailable, "stopping");
+        co_return co_await self->route(request, *stream);
+    };
+    state.server.emplace(state.executor, std::move(route), PageServer::Options{64 * 1024, "the panel page"});
+    state.server->listen(state.options.host, state.options.port);
 }
 
 void PanelWebServer::stop() {
     auto& state = *state_;
     if (state.stopping) return;
     state.stopping = true;
-    boost::system::error_code ignored;
-    state.acceptor.close(ignored);
     for (auto& listener : state.listeners) listener->cancel();
-    for (auto& connection : state.connections) connection->socket().close(ignored);
+    if (state.server) state.server->stop();
 }
 
-std::uint16_t PanelWebServer::port() const { return state_->acceptor.local_endpoint().port(); }
+std::uint16_t PanelWebServer::port() const { return state_->server ? state_->server->port() : 0; }
 
 std::string PanelWebServer::page_url() const {
     std::string host = state_->options.host.find(':') != std::string::npos ? "[" + state_->options.host + "]"

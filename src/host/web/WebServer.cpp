@@ -2,6 +2,7 @@
 
 #include "host/web/HostPageAssets.hpp"
 
+#include "common/PageServer.hpp"
 #include "common/SameToken.hpp"
 
 #include <mcp/RandomId.hpp>
@@ -12,30 +13,27 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
 
 #include <algorithm>
-#include <list>
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace web = boost::beast::http;
 namespace json = boost::json;
-using tcp = asio::ip::tcp;
 
 namespace {
 
+using common::PageServer;
 using common::same_token;
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-using Request = web::request<web::string_body>;
-using Response = web::response<web::string_body>;
+using Request = PageServer::Request;
+using Response = PageServer::Response;
 
 struct Target {
     std::string path;
@@ -67,13 +65,12 @@ std::string_view content_type(std::string_view path) {
 
 struct WebServer::State : std::enable_shared_from_this<State> {
     State(asio::any_io_executor executor, WebServerOptions options)
-        : executor(executor), acceptor(executor), options(std::move(options)) {}
+        : executor(executor), options(std::move(options)) {}
 
     asio::any_io_executor executor;
-    tcp::acceptor acceptor;
     WebServerOptions options;
     std::optional<mcp::HostPolicy> policy;
-    std::list<std::weak_ptr<beast::tcp_stream>> connections;
+    std::optional<PageServer> server;
     /// The pages' WebSockets, for the heartbeat sweep (one timer for all of them).
     std::vector<std::weak_ptr<WebSocketClient>> pages;
     asio::steady_timer sweep_timer{executor};
@@ -82,10 +79,7 @@ struct WebServer::State : std::enable_shared_from_this<State> {
 
     Response reply(const Request& request, web::status status, std::string body,
                    std::string_view type = "application/json") const {
-        Response response{status, request.version()};
-        response.set(web::field::content_type, type);
-        response.set(web::field::cache_control, "no-store");
-        response.set("X-Content-Type-Options", "nosniff");
+        Response response = common::page_reply(request, status, std::move(body), type);
         // Nothing the page loads (an MCP App's view included) learns its address, which may carry
         // the token.
         response.set("Referrer-Policy", "no-referrer");
@@ -95,9 +89,6 @@ struct WebServer::State : std::enable_shared_from_this<State> {
                          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
                          "frame-src 'self'; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
                          "base-uri 'none'");
-        response.body() = std::move(body);
-        response.keep_alive(request.keep_alive());
-        response.prepare_payload();
         return response;
     }
 
@@ -125,7 +116,7 @@ struct WebServer::State : std::enable_shared_from_this<State> {
     }
 
     /// The response, or nothing when the connection became a WebSocket.
-    std::optional<Response> route(Request& request, std::shared_ptr<beast::tcp_stream>& stream) {
+    std::optional<Response> route(Request& request, const std::shared_ptr<PageServer::Stream>& stream) {
         auto origin = request.find(web::field::origin);
         std::optional<std::string_view> origin_value;
         if (origin != request.end()) origin_value = origin->value();
@@ -173,27 +164,6 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         return response;
     }
 
-    asio::awaitable<void> serve(std::shared_ptr<beast::tcp_stream> stream) {
-        auto self = shared_from_this();
-        beast::flat_buffer buffer;
-        for (;;) {
-            web::request_parser<web::string_body> parser;
-            parser.body_limit(64 * 1024);
-            stream->expires_after(std::chrono::seconds(60));
-            auto [ec, n] = co_await web::async_read(*stream, buffer, parser, use_tuple);
-            if (ec) break;
-            Request request = parser.release();
-            auto response = route(request, stream);
-            if (!response) co_return;  // the WebSocket owns the connection now
-            bool keep_alive = response->keep_alive();
-            auto [write_error, written] = co_await web::async_write(*stream, *response, use_tuple);
-            if (write_error || !keep_alive || stopping) break;
-        }
-        boost::system::error_code ignored;
-        stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
-        stream->close();
-    }
-
     asio::awaitable<void> heartbeat_loop() {
         auto self = shared_from_this();
         // A quarter of the idle window: pings go out between a half and three quarters of it, and
@@ -213,26 +183,6 @@ struct WebServer::State : std::enable_shared_from_this<State> {
             });
         }
     }
-
-    asio::awaitable<void> accept_loop() {
-        auto self = shared_from_this();
-        for (;;) {
-            tcp::socket socket(executor);
-            auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
-            if (ec) {
-                if (stopping || ec == asio::error::operation_aborted) co_return;
-                // Out of descriptors and the like: keep accepting, without spinning meanwhile.
-                asio::steady_timer pause(executor, std::chrono::milliseconds(100));
-                co_await pause.async_wait(use_tuple);
-                continue;
-            }
-            socket.set_option(tcp::no_delay(true), ec);
-            auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
-            std::erase_if(connections, [](const auto& weak) { return weak.expired(); });
-            connections.push_back(stream);
-            asio::co_spawn(executor, serve(stream), asio::detached);
-        }
-    }
 };
 
 WebServer::WebServer(asio::any_io_executor executor, WebServerOptions options)
@@ -247,15 +197,14 @@ void WebServer::start() {
     if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
     if (!address.is_loopback() && state.options.token.empty()) state.options.token = mcp::random_hex(16);
     state.policy = mcp::HostPolicy::for_server(state.options.host, state.options.allowed_hosts, {});
-    tcp::endpoint endpoint(address, state.options.port);
-    state.acceptor.open(endpoint.protocol());
-    state.acceptor.set_option(asio::socket_base::reuse_address(true));
-    state.acceptor.bind(endpoint, ec);
-    if (ec)
-        throw std::runtime_error("cannot serve on " + state.options.host + ":" + std::to_string(state.options.port) +
-                                 ": " + ec.message());
-    state.acceptor.listen(asio::socket_base::max_listen_connections);
-    asio::co_spawn(state.executor, state_->accept_loop(), asio::detached);
+    std::weak_ptr<State> weak = state_;
+    auto route = [weak](Request& request, std::shared_ptr<PageServer::Stream> stream) -> asio::awaitable<std::optional<Response>> {
+        auto self = weak.lock();
+        if (!self || self->stopping) co_return common::page_error(request, web::status::service_unavailable, "stopping");
+        co_return self->route(request, stream);
+    };
+    state.server.emplace(state.executor, std::move(route), PageServer::Options{64 * 1024, "the chat page"});
+    state.server->listen(state.options.host, state.options.port);
     asio::co_spawn(state.executor, state_->heartbeat_loop(), asio::detached);
 }
 
@@ -263,16 +212,13 @@ void WebServer::stop() {
     auto& state = *state_;
     if (state.stopping) return;
     state.stopping = true;
-    boost::system::error_code ignored;
-    state.acceptor.close(ignored);
-    for (auto& weak : state.connections)
-        if (auto connection = weak.lock()) connection->socket().close(ignored);
+    if (state.server) state.server->stop();
     state.sweep_timer.cancel();
     for (auto& weak : state.pages)
         if (auto page = weak.lock()) page->close();
 }
 
-std::uint16_t WebServer::port() const { return state_->acceptor.local_endpoint().port(); }
+std::uint16_t WebServer::port() const { return state_->server ? state_->server->port() : 0; }
 
 std::string WebServer::base_url() const {
     std::string host = state_->options.host;
