@@ -5,7 +5,8 @@
 //
 //   node host-bench.mjs MCPKIT [SECONDS] [IDLE_CONNECTIONS]
 //     env HOST_LOAD (the host_load binary, bench/host-load/: the fake LLM and the turns driver in C++),
-//         TTFT_SAMPLES (default 1000), TTFT_DUMP (a file for the TTFT samples, in order), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
+//         TTFT_SAMPLES (default 1000), TTFT_GAP_MS (default 3: the pause before each host's sample),
+//         TTFT_DUMP (a file for the TTFT samples, in order), SESSIONS (default 100), WARMUP_SECONDS (default 6), ROUNDS (default 2),
 //         FAKE_LLM=native|lean|tests (default native: host_load's; lean: bench/host-fake-llm.mjs, the same
 //         events from Node; tests: tests/interop/fake-llm.mjs), DRIVER=native|node (default native: the
 //         turns of b) driven by host_load; node: by this script), PARTS (default abc: which of the
@@ -20,9 +21,14 @@
 //    such a message, replayed, on a kept-alive connection as lean as the driver's WebSocket
 //    client) until the first SSE event with content, against a WebSocket `message` (`echo …`)
 //    until the first `text` frame, through each host; sequential, the three alternating sample by
-//    sample so that a slow moment of the machine hits all alike; each chat cleared first (`clear`,
-//    acknowledged by its `history` frame). Every answer is checked whole. Added = a host's
-//    percentile minus the direct one.
+//    sample so that a slow moment of the machine hits all alike, with TTFT_GAP_MS before each
+//    host's sample: the hosts share CPU 0, and without a gap, work a host still does after its
+//    answer lands in the next host's sample (mcpkit's samples, which follow Node's, had 5-8 ms
+//    outliers 1 time in 150 that the direct ones, on the other core, did not); a person's messages
+//    come seconds apart anyway. 3 ms, not more: after 10 ms the VM's cores idle deeper and every
+//    p50 doubled, the direct one included. Each chat cleared first (`clear`, acknowledged by its
+//    `history` frame). Every answer is checked whole. Added = a host's percentile minus the
+//    direct one.
 // b) Turns with one tool call (`call everything__echo {"text": UNIQUE}` → tool → the model's
 //    `Tool everything__echo answered: "UNIQUE"`), SESSIONS WebSockets each running turns back to
 //    back (each turn sent after a `clear`, so every turn makes the same two LLM requests instead of
@@ -51,6 +57,7 @@ const mcpkit = path.resolve(mcpkitArgument);
 const seconds = Number(secondsArgument ?? 10);
 const idleConnections = Number(idleArgument ?? 10000);
 const ttftSamples = Number(process.env.TTFT_SAMPLES ?? 1000);
+const ttftGapMs = Number(process.env.TTFT_GAP_MS ?? 3);
 const sessionCount = Number(process.env.SESSIONS ?? 100);
 const warmupSeconds = Number(process.env.WARMUP_SECONDS ?? 6);
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 2));
@@ -468,6 +475,9 @@ async function timeToFirstToken(hosts, llm) {
     }
     if (i >= warmup) samples.direct.push(answer.firstContentMs);
     for (const kind of kinds) {
+      // Both hosts share CPU 0: what one does after its answer (Node's garbage collector) must be
+      // over before the other is timed, as it would be between a person's messages.
+      await sleep(ttftGapMs);
       const turn = await pages[kind].turn(`echo ${words}`, { clear: true });
       if (turn.state !== 'finished' || turn.text !== expected || turn.firstTextMs === null) {
         wrongAnswers++;

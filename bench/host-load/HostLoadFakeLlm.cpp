@@ -228,7 +228,7 @@ public:
     explicit FakeLlm(std::string api_key) : api_key_(std::move(api_key)) {}
 
     void handle(Connection& connection, std::string_view method, std::string_view target, const std::string& authorization,
-                const std::string& body) {
+                std::string_view body) {
         if (method == "GET" && target == "/_last") return Loop::send(connection, json_response("200 OK", last_.empty() ? "null" : last_));
         if (method != "POST" || !target.ends_with("/chat/completions"))
             return Loop::send(connection, json_response("404 Not Found", openai_error("Unknown request URL: " + std::string(method) + " " +
@@ -236,14 +236,17 @@ public:
         if (authorization != "Bearer " + api_key_)
             return Loop::send(connection, json_response("401 Unauthorized", openai_error("Incorrect API key provided.", "invalid_api_key")));
         boost::system::error_code ec;
-        json::value request = json::parse(body, ec);
+        // Parsed into a buffer kept for every request: the default allocator's calls for a
+        // request's thousands of nodes were a sixth of this process's time, on the load core.
+        json::monotonic_resource resource(parse_buffer_.get(), parse_buffer_size);
+        json::value request = json::parse(body, ec, json::storage_ptr(&resource));
         const json::array* messages = nullptr;
         if (!ec && request.is_object())
             if (auto* found = request.get_object().if_contains("messages"); found && found->is_array() && !found->get_array().empty())
                 messages = &found->get_array();
         if (ec) return Loop::send(connection, json_response("400 Bad Request", openai_error("We could not parse the JSON body of your request.")));
         if (!messages) return Loop::send(connection, json_response("400 Bad Request", openai_error("Missing required parameter: 'messages'.")));
-        last_ = body;
+        last_.assign(body);
         const auto& object = request.get_object();
         std::string model = object.contains("model") && object.at("model").is_string() ? std::string(object.at("model").get_string()) : "";
         bool include_usage = false;
@@ -255,11 +258,14 @@ public:
         std::string head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\ncache-control: no-cache\r\n"
                            "x-accel-buffering: no\r\ndate: " + http_date() +
                            "\r\nconnection: keep-alive\r\nkeep-alive: timeout=120\r\ntransfer-encoding: chunked\r\n\r\n";
+        std::string write;
         for (std::size_t i = 0; i < events.size(); ++i) {
-            std::string event = "data: " + events[i] + "\n\n";
+            write.clear();
+            if (i == 0) write += head;
             char size[16];
-            std::snprintf(size, sizeof size, "%zx\r\n", event.size());
-            std::string write = (i == 0 ? head : std::string()) + size + event + "\r\n" + (i + 1 == events.size() ? "0\r\n\r\n" : "");
+            std::snprintf(size, sizeof size, "%zx\r\n", std::strlen("data: ") + events[i].size() + 2);
+            write.append(size).append("data: ").append(events[i]).append("\n\n\r\n");
+            if (i + 1 == events.size()) write += "0\r\n\r\n";
             Loop::send(connection, write);
         }
     }
@@ -297,16 +303,16 @@ public:
                 return;
             }
             if (connection.in.size() < end + 4 + length) return;
-            std::string body = connection.in.substr(end + 4, length);
-            std::string method_text(method), target_text(target);
+            handle(connection, method, target, authorization, std::string_view(connection.in).substr(end + 4, length));
             connection.in.erase(0, end + 4 + length);
-            handle(connection, method_text, target_text, authorization, body);
         }
     }
 
 private:
+    static constexpr std::size_t parse_buffer_size = 1u << 20;
     std::string api_key_;
     std::string last_;
+    std::unique_ptr<unsigned char[]> parse_buffer_ = std::make_unique<unsigned char[]>(parse_buffer_size);
 };
 
 }  // namespace
