@@ -103,6 +103,7 @@ struct HostArguments {
     int max_steps = 10;
     int heartbeat_seconds = 30;           ///< --heartbeat-seconds
     int llm_idle_seconds = 300;           ///< --llm-idle-timeout
+    bool llm_no_stream = false;           ///< --llm-no-stream
     bool log_json = false;
     std::string log_level = "info";
 };

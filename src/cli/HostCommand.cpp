@@ -34,6 +34,8 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
         ->check(CLI::ExistingFile);
     command->add_flag("--text-tool-calls", arguments.text_tool_calls,
                       "Describe tools in the prompt and read fenced JSON calls (models without native tool calling)");
+    command->add_flag("--llm-no-stream", arguments.llm_no_stream,
+                      "Ask the LLM for whole answers instead of streams (for gateways that buffer streams)");
     command->add_option("--llm-idle-timeout", arguments.llm_idle_seconds,
                         "Seconds an answer from the LLM may go silent before it counts as broken off")
         ->check(CLI::Range(1, 86400))
@@ -99,6 +101,7 @@ int run_host(const HostArguments& arguments) {
         if (!arguments.model.empty()) options.model->model = arguments.model;
         if (!arguments.base_url.empty()) options.model->base_url = arguments.base_url;
         if (arguments.text_tool_calls) options.model->text_tool_calls = true;
+        if (arguments.llm_no_stream) options.model->stream = false;
     }
     options.conversation.ca_file = arguments.llm_ca_file;
     options.conversation.max_steps = arguments.max_steps;

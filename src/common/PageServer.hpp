@@ -25,7 +25,9 @@ public:
     using Request = boost::beast::http::request<boost::beast::http::string_body>;
     using Response = boost::beast::http::response<boost::beast::http::string_body>;
     using Stream = boost::beast::tcp_stream;
-    /// The answer to a request, or nothing when the route took the connection (it keeps `stream`).
+    /// The answer to a request, or nothing when the route is done with the connection: it took it
+    /// over (a WebSocket moves the socket out) or served it to the end (an event stream); either
+    /// way the server reads no more from it.
     using Route = std::function<boost::asio::awaitable<std::optional<Response>>(Request&, std::shared_ptr<Stream>)>;
 
     struct Options {

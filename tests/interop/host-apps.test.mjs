@@ -135,7 +135,7 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     await shown(page, 'assistant-message', 'the counter shows 42');
     await turnOver(page);
     assert.equal(userText(llm.requests[contextMark]), 'echo what does the view say\n\nContext from the view of the tool ' +
-      'show_counter (server apps), as it stands now:\nthe counter shows 42\nData: {"count":42}');
+      'apps__show_counter (server apps), as it stands now:\nthe counter shows 42\nData: {"count":42}');
     await send(page, 'echo once only');
     await shown(page, 'assistant-message', 'once only');
     await turnOver(page);
@@ -143,12 +143,23 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
 
     await page.evaluate(() => document.activeElement?.blur());
     await screenshot(page, 'host-app');
-    // A reload shows the view again, from the history, with the call's own result.
+    // A reload shows the view again, from the history, with the call's own result. It is the same
+    // view: its context replaces the one it sent before the reload.
+    assert.deepEqual((await context({ content: [{ type: 'text', text: 'before the reload' }] })).result, {});
     await page.reload();
     const again = page.locator('[data-testid="tool-card"][data-state="complete"]').getByTestId('app-frame');
     await again.waitFor({ timeout: 20000 });
     assert.equal(await again.count(), 1);
     await says(again.contentFrame(), '#count', 'Count: 41');
+    const reloaded = await (await again.elementHandle()).contentFrame();
+    const update = { content: [{ type: 'text', text: 'after the reload' }] };
+    assert.deepEqual((await askFromView(reloaded, 'ui/update-model-context', update)).result, {});
+    const reloadMark = llm.requests.length;
+    await send(page, 'echo one view, one context');
+    await shown(page, 'assistant-message', 'after the reload');
+    await turnOver(page);
+    assert.equal(userText(llm.requests[reloadMark]), 'echo one view, one context\n\nContext from the view of the tool ' +
+      'apps__show_counter (server apps), as it stands now:\nafter the reload');
     // A new chat takes the view away.
     await page.getByTestId('new-chat').click();
     await page.getByTestId('app-frame').waitFor({ state: 'detached' });

@@ -101,6 +101,27 @@ describe('Gemini native API', () => {
     });
   });
 
+  test('--llm-no-stream: whole answers (generateContent; "stream": false), tool calls and text read from them', async () => {
+    for (const [provider, model] of [['gemini', 'gemini-fake'], ['openai', 'gpt-standard']]) {
+      await withHost({ provider, model, args: ['--llm-no-stream'] }, async (page) => {
+        llm.reset();
+        const turn = await chat(page, twoCalls);
+        assert.equal(turn.state, 'finished', `${provider}: ${turn.message}`);
+        assert.match(turn.text, /answered: .*first.*\n.*answered: .*second/s, provider);
+        assert.equal(llm.requests.length, 2, provider);
+        for (const request of llm.requests) {
+          if (provider === 'gemini') {
+            assert.match(request.path, /gemini-fake:generateContent$/);
+          } else {
+            assert.equal(request.body.stream, false);
+            assert.equal(request.body.stream_options, undefined, 'OpenAI refuses stream_options without a stream');
+          }
+        }
+        assert.equal((await chat(page, 'echo all at once')).text, 'all at once', provider);
+      });
+    }
+  });
+
   test('429 with RetryInfo is retried after the delay it asks for', async () => {
     await withHost({ provider: 'gemini', model: 'gemini-fake' }, async (page) => {
       llm.reset();

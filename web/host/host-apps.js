@@ -50,8 +50,9 @@ export function createApps({ request, sendMessage }) {
       class: app.prefersBorder === false ? 'app-frame borderless' : 'app-frame',
     });
     let initialized = false;
-    // Names this view's model context on the host: a newer update replaces this view's, not others'.
-    const viewId = freshId('view');
+    // Names this view's model context on the host: its url, the same in every tab and after a
+    // reload, so that a newer update replaces this view's, however many frames show it.
+    const viewId = app.url;
 
     // The sandbox's origin is opaque ("null"): no targetOrigin names it, so '*' it is. That is
     // safe because the message goes to this one frame's window, not to whoever asks.
@@ -115,7 +116,7 @@ export function createApps({ request, sendMessage }) {
       'tools/call': proxy('tools/call'),
       'resources/read': proxy('resources/read'),
       // Kept by the host and given to the model with the next user message.
-      'ui/update-model-context': proxy('ui/update-model-context', { viewId, tool: app.tool?.name ?? '' }),
+      'ui/update-model-context': proxy('ui/update-model-context', { viewId }),
     };
 
     function onMessage(event) {

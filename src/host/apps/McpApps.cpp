@@ -74,12 +74,14 @@ const AppView* McpApps::view(const std::string& id) const {
     return it == views_.end() ? nullptr : &it->second;
 }
 
+const AppView* McpApps::view_at(std::string_view url) const {
+    constexpr std::string_view prefix = "/apps/";
+    return url.starts_with(prefix) ? view(std::string(url.substr(prefix.size()))) : nullptr;
+}
+
 bool McpApps::serves(const json::value& app) const {
     auto* url = app.is_object() ? app.get_object().if_contains("url") : nullptr;
-    if (!url || !url->is_string()) return false;
-    std::string_view path = url->get_string();
-    constexpr std::string_view prefix = "/apps/";
-    return path.starts_with(prefix) && view(std::string(path.substr(prefix.size())));
+    return url && url->is_string() && view_at(url->get_string());
 }
 
 boost::asio::awaitable<json::value> McpApps::app_for(const RegisteredTool& tool) {
@@ -108,7 +110,8 @@ boost::asio::awaitable<json::value> McpApps::app_for(const RegisteredTool& tool)
     if (auto* meta = html->meta.if_contains("ui"); meta && meta->is_object()) ui = meta->get_object();
     json::object csp;
     if (auto* declared = ui.if_contains("csp"); declared && declared->is_object()) csp = declared->get_object();
-    AppView view{html->text ? *html->text : base64_decode(html->blob.value_or("")), app_content_security_policy(csp)};
+    AppView view{html->text ? *html->text : base64_decode(html->blob.value_or("")), app_content_security_policy(csp),
+                 tool.server, tool.qualified_name};
     log_.info("MCP", "app_view", {{"server", tool.server}, {"uri", *uri}, {"csp", view.content_security_policy}});
     std::string id = keep(std::move(view));
     json::object app{{"url", "/apps/" + id}, {"resourceUri", *uri}, {"server", tool.server}, {"tool", tool.tool.to_json()}};

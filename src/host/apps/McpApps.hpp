@@ -21,6 +21,8 @@ namespace mcpkit::host {
 struct AppView {
     std::string html;
     std::string content_security_policy;
+    std::string server;  ///< whose tool's view it is
+    std::string tool;    ///< the tool's qualified name
 };
 
 /// The CSP header for a view whose `_meta.ui.csp` is `declared` (may be empty). Origins that are
@@ -39,6 +41,8 @@ public:
     const AppView* view(const std::string& id) const;
     /// Whether the view an `app` member (from app_for) names is still served.
     bool serves(const boost::json::value& app) const;
+    /// The view served at `url` ("/apps/<id>", an `app` member's url), or null.
+    const AppView* view_at(std::string_view url) const;
 
 private:
     std::string keep(AppView view);

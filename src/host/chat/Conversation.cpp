@@ -157,7 +157,8 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         if (!session.llm_http) {
             mcp::HttpClientOptions options;
             options.ca_file = settings_.ca_file;
-            options.timeout = std::chrono::seconds(60);
+            // The answer's head may be slow too (a local model loading, a long prompt read first).
+            options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
             options.idle_timeout = settings_.model_silence_limit;
             session.llm_http = std::make_unique<mcp::HttpClient>(executor_, options);
         }
@@ -409,7 +410,7 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
         request.max_output_tokens = std::max(1, max->to_number<int>());
     mcp::HttpClientOptions options;
     options.ca_file = settings_.ca_file;
-    options.timeout = std::chrono::seconds(60);
+    options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
     options.idle_timeout = settings_.model_silence_limit;
     mcp::HttpClient http(executor_, options);
     std::function<void(std::string_view)> ignore_text = [](std::string_view) {};

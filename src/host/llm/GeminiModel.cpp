@@ -154,7 +154,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
                                                         std::function<void(std::string_view)> on_text) {
     mcp::HttpRequest post;
     post.method = "POST";
-    post.url = settings_.base_url + "/v1beta/models/" + settings_.model + ":streamGenerateContent?alt=sse";
+    post.url = settings_.base_url + "/v1beta/models/" + settings_.model +
+               (settings_.stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
     post.headers = {{"Content-Type", "application/json"}, {"x-goog-api-key", settings_.api_key}};
     post.body = request_text(request);
 

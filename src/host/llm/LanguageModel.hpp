@@ -83,6 +83,10 @@ struct ModelSettings {
     /// Tools described in the system prompt and called with fenced JSON, for models without
     /// native tool calling.
     bool text_tool_calls = false;
+    /// Answers streamed as they are written (server-sent events). False asks for each answer
+    /// whole (Gemini's generateContent, OpenAI's "stream": false), for gateways that hold a
+    /// stream back until it ends anyway.
+    bool stream = true;
     /// The model's context window, in tokens: history beyond it is pruned before each request.
     std::int64_t context_tokens = 32768;
 };

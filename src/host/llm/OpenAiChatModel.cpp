@@ -91,7 +91,9 @@ std::string OpenAiChatModel::request_text(const ModelRequest& request) {
         first = false;
         append_message(text, message);
     }
-    text += R"(],"stream":true,"stream_options":{"include_usage":true},"temperature":)";
+    // OpenAI refuses stream_options without a stream.
+    text += settings_.stream ? R"(],"stream":true,"stream_options":{"include_usage":true},"temperature":)"
+                             : R"(],"stream":false,"temperature":)";
     mcp::jsonrpc::append_json(text, json::value(settings_.temperature));
     text += R"(,"max_tokens":)";
     text += std::to_string(request.max_output_tokens);

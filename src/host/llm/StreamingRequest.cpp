@@ -2,14 +2,37 @@
 
 #include "host/llm/EventStreamReader.hpp"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 namespace mcpkit::host {
+namespace {
+
+/// An answer may be this large when it comes whole.
+constexpr std::size_t max_whole_answer = 16u << 20;
+
+/// A 200 answer that held no events: one JSON object (an answer asked for whole, or from a server
+/// that ignores "stream"), or an array of them (Gemini's stream without alt=sse), each handed over
+/// as an event's data would be.
+void handle_whole_answer(std::string_view body, const std::function<void(std::string_view)>& on_event) {
+    boost::system::error_code ec;
+    boost::json::value answer = boost::json::parse(body, ec);
+    if (ec) return;  // no events and no JSON: an empty answer (a stream of comments, say)
+    if (answer.is_array()) {
+        for (const auto& item : answer.get_array()) on_event(boost::json::serialize(item));
+        return;
+    }
+    on_event(body);
+}
+
+}  // namespace
 
 boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpRequest request, std::string_view provider,
                                            const std::function<void(std::string_view)>& on_event,
                                            ReadText& text) {
     EventStreamReader events;
-    // A refusal's body is JSON, not events: the start of the body is kept until an event shows
-    // the answer is a stream, so that the error can quote the provider.
+    // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server
+    // that does not stream): the body is kept until an event shows the answer is a stream.
     std::string head_of_body;
     bool streaming = false;
     std::function<void(std::string_view)> on_data = [&](std::string_view data) {
@@ -17,7 +40,7 @@ boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpReque
         on_event(data);
     };
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
-        if (!streaming && head_of_body.size() < 65536) head_of_body.append(bytes);
+        if (!streaming && head_of_body.size() + bytes.size() <= max_whole_answer) head_of_body.append(bytes);
         events.feed(bytes, on_data);
         text.flush();
     };
@@ -34,6 +57,7 @@ boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpReque
         throw model_error_from_response(response, provider);
     }
     events.finish(on_data);
+    if (!streaming) handle_whole_answer(head_of_body, on_event);
     text.flush();
 }
 

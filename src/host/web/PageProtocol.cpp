@@ -268,8 +268,12 @@ void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& clien
 void PageProtocol::update_view_context(WebSocketClient& client, ChatSession& session, const json::object& payload) {
     Fields fields(payload, "app_request");
     std::string request_id = fields.text("requestId");
-    ViewContext context{fields.text("viewId"), fields.text("server"), fields.text("tool", false), {}};
-    if (context.view_id.empty() || context.view_id.size() > 128) fields.fail("viewId", "must be 1 to 128 characters");
+    // The view is named by its url, the same in every tab and after a reload, so that it has one
+    // context however many frames show it; its server and tool are the host's own record.
+    std::string view_url = fields.text("viewId");
+    const AppView* view = apps ? apps->view_at(view_url) : nullptr;
+    if (!view) fields.fail("viewId", "names no view this host serves (\"/apps/<id>\", the view's url)");
+    ViewContext context{view_url, view->server, view->tool, {}};
     json::object answer{{"requestId", request_id}};
     try {
         context.text = view_context_text(fields.object("params"));

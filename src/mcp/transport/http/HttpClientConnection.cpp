@@ -209,6 +209,9 @@ asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::stri
         parser_.get().body().size = sizeof chunk;
         auto [ec, n] = co_await stream_->with(
             [&](auto& stream) { return web::async_read_some(stream, buffer_, parser_, use_tuple); });
+        // The limit may have run out as this read completed (nothing left to cancel): silent it is,
+        // or the rest of the body would be read with no watchdog.
+        if (went_silent_) co_return false;
         if (watchdog) watchdog->heard();
         if (ec == web::error::need_buffer) ec = {};
         std::size_t got = sizeof chunk - parser_.get().body().size;
