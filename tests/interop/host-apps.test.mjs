@@ -134,6 +134,12 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     await send(page, 'echo what does the view say');
     await shown(page, 'assistant-message', 'the counter shows 42');
     await turnOver(page);
+    // The page shows it folded under the message, apart from what the person wrote.
+    await shown(page, 'user-context', 'the counter shows 42');
+    const note = page.getByTestId('user-message').filter({ hasText: 'what does the view say' }).getByTestId('user-context');
+    assert.equal(await note.count(), 1);
+    await note.locator('summary').click();
+    await screenshot(page, 'host-app-context');
     assert.equal(userText(llm.requests[contextMark]), 'echo what does the view say\n\nContext from the view of the tool ' +
       'apps__show_counter (server apps), as it stands now:\nthe counter shows 42\nData: {"count":42}');
     await send(page, 'echo once only');
@@ -151,6 +157,7 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     await again.waitFor({ timeout: 20000 });
     assert.equal(await again.count(), 1);
     await says(again.contentFrame(), '#count', 'Count: 41');
+    assert.equal(await page.getByTestId('user-context').count(), 1, 'the history keeps the context apart too');
     const reloaded = await (await again.elementHandle()).contentFrame();
     const update = { content: [{ type: 'text', text: 'after the reload' }] };
     assert.deepEqual((await askFromView(reloaded, 'ui/update-model-context', update)).result, {});

@@ -117,7 +117,19 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     flush();
   }
 
-  function addUser({ text, attachments, prompt, createdAt, id }) {
+  /** What views asked the model to know, sent with a message: shown folded under its text. */
+  function contextNote(context) {
+    return el('details', { class: 'bubble-context', testid: 'user-context' },
+      el('summary', { text: 'Sent with context from an app view' }), el('pre', { text: context }));
+  }
+
+  /** A bubble shown before the host recorded its message learns its context. */
+  function showContext(bubble, context) {
+    if (!context || !bubble || bubble.querySelector('[data-testid="user-context"]')) return;
+    bubble.querySelector('.bubble')?.append(contextNote(context));
+  }
+
+  function addUser({ text, attachments, prompt, context, createdAt, id }) {
     return add(el('article', { class: 'msg user', testid: 'user-message', dataset: { messageId: id || '' }, 'aria-label': 'You', title: formatTime(createdAt) || null },
       el('div', { class: 'bubble' },
         prompt ? el('div', { class: 'bubble-meta' }, el('span', { class: 'badge badge-prompt', text: 'prompt' }),
@@ -125,14 +137,17 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
           Object.keys(prompt.arguments || {}).length ? el('span', { class: 'muted', text: ` ${prettyJson(prompt.arguments).replace(/\s+/g, ' ')}` }) : null) : null,
         text ? el('div', { class: 'bubble-text', text }) : null,
         attachments?.length ? el('div', { class: 'bubble-meta' }, attachments.map((item) =>
-          el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null)));
+          el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null,
+        context ? contextNote(context) : null)));
   }
 
   /** A recorded user message (from the history, or another tab's turn), shown once. */
   function userMessage(message) {
     if (!message) return null;
     const shown = message.id && [...root.querySelectorAll('[data-testid="user-message"]')].some((node) => node.dataset.messageId === message.id);
-    return shown ? null : addUser({ text: textOf(message.content), createdAt: message.createdAt, id: message.id });
+    return shown ? null : addUser({
+      text: textOf(message.content), context: typeof message.context === 'string' ? message.context : '', createdAt: message.createdAt, id: message.id,
+    });
   }
 
   // ------------------------------------------------------------------------------ tool cards
@@ -445,7 +460,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   return {
-    reset, showHistory, appendText, endStreams, addUser, userMessage, status, progress, approvalRequest, questionClosed, elicitation, sampling, auth,
+    reset, showHistory, appendText, endStreams, addUser, userMessage, showContext, status, progress, approvalRequest, questionClosed, elicitation, sampling, auth,
     notice, turnEnded,
     /** Names cards drawn before the server list came (the history precedes it). */
     resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },

@@ -279,6 +279,7 @@ const HANDLERS = {
     // This tab shows its own message already (unless a history replaced it): the bubble learns its id.
     if (ownTurn?.turnId === payload.turnId && ownTurn.bubble.isConnected) {
       ownTurn.bubble.dataset.messageId = payload.message?.id || '';
+      transcript.showContext(ownTurn.bubble, payload.message?.context);
       return;
     }
     transcript.userMessage(payload.message);

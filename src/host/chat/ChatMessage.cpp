@@ -29,6 +29,7 @@ std::int64_t now_milliseconds() {
 json::object ChatMessage::to_json() const {
     json::object out{{"id", id}, {"role", role_name(role)}, {"createdAt", created_at}};
     if (!content.empty() || role != Role::tool) out["content"] = content;
+    if (!context.empty()) out["context"] = context;
     if (!tool_calls.empty()) {
         json::array calls;
         for (const auto& call : tool_calls) {
@@ -72,6 +73,7 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
     else if (role == "tool") message.role = Role::tool;
     else throw std::invalid_argument("message.role \"" + role + "\" is not user, assistant or tool");
     message.content = text_at(json, "content");
+    message.context = text_at(json, "context");
     if (auto* created = json.if_contains("createdAt"); created && created->is_number())
         message.created_at = created->to_number<std::int64_t>();
     if (auto* calls = json.if_contains("toolCalls"); calls && calls->is_array()) {

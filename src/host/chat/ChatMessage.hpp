@@ -27,6 +27,9 @@ struct ChatMessage {
     std::string id;
     Role role = Role::user;
     std::string content;
+    /// user: what MCP App views asked the model to know (ui/update-model-context), sent with this
+    /// message but kept apart from what the person wrote.
+    std::string context;
     std::vector<ToolCall> tool_calls;  ///< assistant
     std::string tool_call_id;          ///< tool: the call it answers
     std::string tool_name;             ///< tool
@@ -34,6 +37,9 @@ struct ChatMessage {
     bool is_error = false;             ///< tool
     boost::json::value app;            ///< tool: the MCP App view shown with the result ({url, …}), or null
     std::int64_t created_at = 0;       ///< ms since the epoch
+
+    /// What the model reads of a user message: its content, then its context.
+    std::string text_for_model() const { return context.empty() ? content : content + "\n\n" + context; }
 
     boost::json::object to_json() const;
     /// Throws std::invalid_argument naming the field when `json` is not a stored message.

@@ -118,9 +118,7 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
             else content += "[binary content, " + text_of(json, "mimeType") + "]";
         }
     }
-    // What the views asked the model to know since the last message (ui/update-model-context).
-    content += view_contexts_for_model(session.view_contexts);
-    session.view_contexts.clear();
+    (void)session;
     co_return content;
 }
 
@@ -210,6 +208,9 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         user.id = new_id("msg");
         user.role = Role::user;
         user.content = co_await user_content(*session, input);
+        // What the views asked the model to know since the last message (ui/update-model-context).
+        user.context = view_contexts_for_model(session->view_contexts);
+        session->view_contexts.clear();
         record(*session, std::move(user));
         // Other tabs on the session show what was asked (the sender shows it already).
         session->broadcast(

@@ -7,7 +7,7 @@ namespace mcpkit::host {
 std::int64_t estimate_tokens(std::string_view text) { return static_cast<std::int64_t>(text.size() + 3) / 4; }
 
 std::int64_t estimate_tokens(const ChatMessage& message) {
-    std::int64_t tokens = 4 + estimate_tokens(message.content);  // a few for the role and framing
+    std::int64_t tokens = 4 + estimate_tokens(message.content) + estimate_tokens(message.context);  // a few for the role and framing
     for (const auto& call : message.tool_calls)
         tokens += estimate_tokens(call.name) + estimate_tokens(boost::json::serialize(call.arguments));
     return tokens;

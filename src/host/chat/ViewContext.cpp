@@ -51,7 +51,8 @@ void keep_view_context(std::vector<ViewContext>& contexts, ViewContext context) 
 std::string view_contexts_for_model(const std::vector<ViewContext>& contexts) {
     std::string text;
     for (const auto& context : contexts) {
-        text += "\n\nContext from the view of the tool " + (context.tool.empty() ? std::string("(unnamed)") : context.tool) +
+        if (!text.empty()) text += "\n\n";
+        text += "Context from the view of the tool " + (context.tool.empty() ? std::string("(unnamed)") : context.tool) +
                 " (server " + context.server + "), as it stands now:\n" + context.text;
     }
     return text;

@@ -1,8 +1,8 @@
 #pragma once
 // `ui/update-model-context` (SEP-1865): what an MCP App's view asks the model to know. Each view
 // has at most one context, the newest replacing the one before; they go to the model with the
-// next user message (appended to it, as attachments are, so they stay in the history) and are
-// then cleared.
+// next user message (its `context`, kept in the history apart from what the person wrote) and
+// are then cleared.
 
 #include <boost/json/object.hpp>
 
@@ -34,7 +34,7 @@ std::string view_context_text(const boost::json::object& params);
 /// view's dropped beyond max_view_contexts.
 void keep_view_context(std::vector<ViewContext>& contexts, ViewContext context);
 
-/// What is appended to the user's message for `contexts` ("" for none).
+/// The context that goes with the user's next message for `contexts` ("" for none).
 std::string view_contexts_for_model(const std::vector<ViewContext>& contexts);
 
 }  // namespace mcpkit::host

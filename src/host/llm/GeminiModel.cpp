@@ -111,7 +111,7 @@ json::object GeminiModel::request_body(const ModelRequest& request, bool with_to
     };
     for (const auto& message : request.history) {
         switch (message.role) {
-        case Role::user: append_part("user", {{"text", message.content}}); break;
+        case Role::user: append_part("user", {{"text", message.text_for_model()}}); break;
         case Role::assistant:
             if (!message.content.empty()) append_part("model", {{"text", message.content}});
             for (const auto& call : message.tool_calls) {

@@ -37,7 +37,10 @@ void append_message(std::string& out, const ChatMessage& message) {
     out += R"({"role":)";
     mcp::jsonrpc::append_json_string(out, role_name(message.role));
     switch (message.role) {
-    case Role::user: append_member(out, "content", message.content); break;
+    case Role::user:
+        if (message.context.empty()) append_member(out, "content", message.content);
+        else append_member(out, "content", message.text_for_model());
+        break;
     case Role::assistant:
         if (message.content.empty() && !message.tool_calls.empty()) out += R"(,"content":null)";
         else append_member(out, "content", message.content);

@@ -53,7 +53,7 @@ TEST(ViewContext, NewestPerViewEmptyForgetsOldestViewDroppedBeyondTheLimit) {
     EXPECT_EQ(contexts[0].text, "other view");
     EXPECT_EQ(contexts[1].text, "second");
     EXPECT_EQ(view_contexts_for_model(contexts),
-              "\n\nContext from the view of the tool show (server apps), as it stands now:\nother view"
+              "Context from the view of the tool show (server apps), as it stands now:\nother view"
               "\n\nContext from the view of the tool show (server apps), as it stands now:\nsecond");
 
     keep_view_context(contexts, {"v2", "apps", "show", ""});
