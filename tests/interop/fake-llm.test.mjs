@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startFakeLlm } from './fake-llm.mjs';
-import { here, makeTestCertificates, runProcess } from './support.mjs';
+import { freePort, here, listening, makeTestCertificates, runProcess, startProcess } from './support.mjs';
 
 let llm;
 before(async () => { llm = await startFakeLlm(); });
@@ -409,6 +409,46 @@ describe('HTTPS and the command line', () => {
       assert.equal(run.stdout.trim(), 'via cli', run.stderr);
     } finally {
       cli.kill();
+    }
+  });
+});
+
+describe("the benchmark's C++ fake (bench/host-load, HOST_LOAD)", () => {
+  // bench/run-host.sh drives both hosts with `host_load fake-llm`, which must answer as this fake
+  // does: the same events, bytes and all, but for the random ids and the clock.
+  test('streams the same events as this fake for text, tool calls and tool results', async () => {
+    assert.ok(process.env.HOST_LOAD, 'HOST_LOAD names the host_load binary (set by CTest)');
+    const port = await freePort();
+    const native = startProcess(process.env.HOST_LOAD, ['fake-llm', '--port', String(port), '--api-key', 'test-key']);
+    try {
+      await listening(native, port, 'host_load fake-llm');
+      const tools = [{ type: 'function', function: { name: 'everything__echo', description: 'Echoes', parameters: { type: 'object' } } }];
+      const callId = 'call_given';
+      const bodies = [
+        { messages: [{ role: 'system', content: 'Be brief.' }, ...user('echo alpha  beta gamma')] },
+        { messages: user('call everything__echo {"text": "unique-42"}'), tools, tool_choice: 'auto' },
+        { messages: [...user('call everything__echo {"text":"unique-42"}'),
+          { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'everything__echo', arguments: '{"text":"unique-42"}' } }] },
+          { role: 'tool', tool_call_id: callId, content: 'Echo: unique-42' }], tools },
+        { messages: user('what is this?') },
+      ];
+      // Ids and timestamps are the only parts allowed to differ.
+      const normal = (text) => text.replace(/chatcmpl-[0-9a-f]+/g, 'chatcmpl-ID').replace(/call_[0-9a-f]{24}/g, 'call_ID')
+        .replace(/"created":\d+/g, '"created":0');
+      for (const body of bodies) {
+        const request = JSON.stringify({ model: 'fake-model', stream: true, stream_options: { include_usage: true }, temperature: 0.7, ...body });
+        const answers = [];
+        for (const url of [llm.url, `http://127.0.0.1:${port}`]) {
+          const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...KEY }, body: request });
+          assert.equal(response.status, 200);
+          answers.push({ type: response.headers.get('content-type'), text: normal(await response.text()) });
+        }
+        assert.deepEqual(answers[1], answers[0], `for ${request}`);
+        assert.ok(sse(answers[0].text).length >= 4);
+      }
+    } finally {
+      native.kill();
+      await native.exited;
     }
   });
 });
