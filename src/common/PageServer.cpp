@@ -84,18 +84,23 @@ PageServer::PageServer(asio::any_io_executor executor, Route route, Options opti
 
 PageServer::~PageServer() { stop(); }
 
-void PageServer::listen(const std::string& host, std::uint16_t port) {
-    auto& state = *state_;
+asio::ip::address PageServer::address_of(const std::string& host) {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(host, ec);
     if (ec) throw std::runtime_error("--http: \"" + host + "\" is not an IP address; use e.g. 127.0.0.1");
+    return address;
+}
+
+void PageServer::listen(const asio::ip::address& address, std::uint16_t port) {
+    auto& state = *state_;
+    boost::system::error_code ec;
     tcp::endpoint endpoint(address, port);
     state.acceptor.open(endpoint.protocol());
     state.acceptor.set_option(asio::socket_base::reuse_address(true));
     state.acceptor.bind(endpoint, ec);
     if (ec)
-        throw std::runtime_error("cannot serve " + state.options.what + " on " + host + ":" + std::to_string(port) +
-                                 ": " + ec.message());
+        throw std::runtime_error("cannot serve " + state.options.what + " on " + address.to_string() + ":" +
+                                 std::to_string(port) + ": " + ec.message());
     state.acceptor.listen(asio::socket_base::max_listen_connections);
     asio::co_spawn(state.executor, state_->accept_loop(), asio::detached);
 }
@@ -109,8 +114,6 @@ void PageServer::stop() {
     for (auto& weak : state.connections)
         if (auto connection = weak.lock()) connection->socket().close(ignored);
 }
-
-bool PageServer::stopping() const { return state_->stopping; }
 
 std::uint16_t PageServer::port() const { return state_->acceptor.local_endpoint().port(); }
 

@@ -7,6 +7,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -41,12 +42,12 @@ public:
     PageServer(const PageServer&) = delete;
     PageServer& operator=(const PageServer&) = delete;
 
-    /// Binds `host` (an IP address) and `port`, then serves; throws std::runtime_error saying why
-    /// it cannot.
-    void listen(const std::string& host, std::uint16_t port);
+    /// `host` (--http's) as an IP address; throws std::runtime_error saying what to write instead.
+    static boost::asio::ip::address address_of(const std::string& host);
+    /// Binds `address` and `port`, then serves; throws std::runtime_error saying why it cannot.
+    void listen(const boost::asio::ip::address& address, std::uint16_t port);
     /// Stops accepting and closes every connection it still serves (taken ones are the route's).
     void stop();
-    bool stopping() const;
     std::uint16_t port() const;
 
     struct State;

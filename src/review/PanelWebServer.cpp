@@ -192,9 +192,7 @@ PanelWebServer::~PanelWebServer() { stop(); }
 
 void PanelWebServer::start() {
     auto& state = *state_;
-    boost::system::error_code ec;
-    auto address = asio::ip::make_address(state.options.host, ec);
-    if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
+    auto address = PageServer::address_of(state.options.host);
     if (!address.is_loopback())
         throw std::runtime_error("--http: the panel serves loopback addresses only (127.0.0.1 or ::1), not " +
                                  state.options.host);
@@ -205,7 +203,7 @@ void PanelWebServer::start() {
         co_return co_await self->route(request, *stream);
     };
     state.server.emplace(state.executor, std::move(route), PageServer::Options{64 * 1024, "the panel page"});
-    state.server->listen(state.options.host, state.options.port);
+    state.server->listen(address, state.options.port);
 }
 
 void PanelWebServer::stop() {

@@ -52,6 +52,15 @@ Conversation::Conversation(asio::any_io_executor executor, McpCoordinator& coord
     : executor_(std::move(executor)), coordinator_(coordinator), model_(model), store_(store), log_(log),
       settings_(std::move(settings)) {}
 
+mcp::HttpClientOptions Conversation::model_http_options() const {
+    mcp::HttpClientOptions options;
+    options.ca_file = settings_.ca_file;
+    // The answer's head may be slow too (a local model loading, a long prompt read first).
+    options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
+    options.idle_timeout = settings_.model_silence_limit;
+    return options;
+}
+
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
     try {
@@ -153,12 +162,7 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
     std::string turn_id = session.turn_id;
     for (int attempt = 0;; ++attempt) {
         if (!session.llm_http) {
-            mcp::HttpClientOptions options;
-            options.ca_file = settings_.ca_file;
-            // The answer's head may be slow too (a local model loading, a long prompt read first).
-            options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
-            options.idle_timeout = settings_.model_silence_limit;
-            session.llm_http = std::make_unique<mcp::HttpClient>(executor_, options);
+            session.llm_http = std::make_unique<mcp::HttpClient>(executor_, model_http_options());
         }
         bool streamed = false;
         std::optional<ModelError> failure;
@@ -409,11 +413,7 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     request.history = history;
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
         request.max_output_tokens = std::max(1, max->to_number<int>());
-    mcp::HttpClientOptions options;
-    options.ca_file = settings_.ca_file;
-    options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
-    options.idle_timeout = settings_.model_silence_limit;
-    mcp::HttpClient http(executor_, options);
+    mcp::HttpClient http(executor_, model_http_options());
     std::function<void(std::string_view)> ignore_text = [](std::string_view) {};
     ModelReply reply = co_await model_->generate(request, http, std::move(ignore_text));
     add_usage(*session, reply.usage);

@@ -81,6 +81,8 @@ public:
     void set_apps(McpApps* apps) { apps_ = apps; }
 
 private:
+    /// How requests to the model are made: its CA, and how long its answer may take to start or go silent.
+    mcp::HttpClientOptions model_http_options() const;
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
     boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);

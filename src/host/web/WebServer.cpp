@@ -192,9 +192,7 @@ WebServer::~WebServer() { stop(); }
 
 void WebServer::start() {
     auto& state = *state_;
-    boost::system::error_code ec;
-    auto address = asio::ip::make_address(state.options.host, ec);
-    if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
+    auto address = PageServer::address_of(state.options.host);
     if (!address.is_loopback() && state.options.token.empty()) state.options.token = mcp::random_hex(16);
     state.policy = mcp::HostPolicy::for_server(state.options.host, state.options.allowed_hosts, {});
     std::weak_ptr<State> weak = state_;
@@ -204,7 +202,7 @@ void WebServer::start() {
         co_return self->route(request, stream);
     };
     state.server.emplace(state.executor, std::move(route), PageServer::Options{64 * 1024, "the chat page"});
-    state.server->listen(state.options.host, state.options.port);
+    state.server->listen(address, state.options.port);
     asio::co_spawn(state.executor, state_->heartbeat_loop(), asio::detached);
 }
 
