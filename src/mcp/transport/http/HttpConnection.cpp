@@ -354,11 +354,13 @@ asio::awaitable<bool> ConnectionState::handle_post(const HttpRequest& request, c
                                                 meta_version.has_value());
     if (endpoint_request.modern) {
         if (auto problem = check_standard_headers(messages, version_header, headers.mcp_method, headers.mcp_name)) {
-            const jsonrpc::Request* call = single_request(messages);
-            co_return co_await respond(web::status::bad_request,
-                                       error_body(call ? call->id : jsonrpc::RequestId(),
-                                                  mcp::error_code::header_mismatch, problem->message),
-                                       keep_alive);
+            // The id of a request, else null (a notification or response has none). Not a
+            // conditional expression with a temporary: g++ 12 miscompiles that in a coroutine
+            // (it copied a RequestId that was never made, and the server died on any notification).
+            jsonrpc::RequestId id;
+            if (const jsonrpc::Request* call = single_request(messages)) id = call->id;
+            std::string body = error_body(id, mcp::error_code::header_mismatch, problem->message);
+            co_return co_await respond(web::status::bad_request, std::move(body), keep_alive);
         }
         if (single_method(messages) == "tools/call") {
             for (const auto& [name, value] : headers.parameters)
