@@ -5,6 +5,7 @@
 #include "cli/Commands.hpp"
 #include "host/Host.hpp"
 
+#include <mcp/PrivateFiles.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,7 +23,8 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
     command->add_option("--store", arguments.store,
                         "Where sessions live: sqlite:PATH (default sqlite:$XDG_STATE_HOME/mcpkit/host.db), "
                         "redis://HOST:PORT (shared by several hosts), or memory");
-    command->add_option("--token", arguments.token, "Token the page needs (made up and printed when served beyond loopback)");
+    command->add_option("--token", arguments.token, "Token every request needs (default: MCPKIT_HOST_TOKEN, else made up and printed at start; "
+                        "prefer the variable: other local users can read a command line)");
     command->add_option("--allowed-host", arguments.allowed_hosts, "A Host name accepted beyond loopback (repeat)");
     command->add_option("--root", arguments.roots, "A folder offered to servers as a root (repeat)");
     command->add_option("--llm", arguments.provider, "gemini or openai (default: GEMINI_API_KEY, else OPENAI_API_KEY)")
@@ -57,15 +59,8 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
 namespace {
 
 std::string default_store() {
-    const char* state = std::getenv("XDG_STATE_HOME");
-    const char* home = std::getenv("HOME");
-    std::filesystem::path directory = state && *state ? std::filesystem::path(state)
-                                      : home && *home ? std::filesystem::path(home) / ".local/state"
-                                                      : std::filesystem::temp_directory_path();
-    directory /= "mcpkit";
-    std::error_code ec;
-    std::filesystem::create_directories(directory, ec);
-    return "sqlite:" + (directory / "host.db").string();
+    // The chat is the user's alone: a checked 0700 directory, never a shared one in /tmp.
+    return "sqlite:" + (mcp::state_directory() / "host.db").string();
 }
 
 }  // namespace
@@ -79,6 +74,9 @@ int run_host(const HostArguments& arguments) {
     }
     options.store = arguments.store.empty() ? default_store() : arguments.store;
     options.token = arguments.token;
+    // The environment keeps the token out of `ps`, where --token shows it to every local user.
+    if (const char* token = std::getenv("MCPKIT_HOST_TOKEN"); options.token.empty() && token && *token)
+        options.token = token;
     options.allowed_hosts = arguments.allowed_hosts;
     options.roots = arguments.roots;
     options.heartbeat = std::chrono::seconds(arguments.heartbeat_seconds);

@@ -3,6 +3,8 @@
 #include "cli/AnalyzeReport.hpp"
 #include "cli/Commands.hpp"
 
+#include <mcp/PrivateFiles.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -65,16 +67,22 @@ int main(int argc, char** argv) {
     }
     // Exactly one subcommand was parsed (require_subcommand(1)); the others may not be defined.
     std::string chosen = app.get_subcommands().front()->get_name();
-    if (chosen == "everything") return mcpkit::cli::run_everything(everything);
-    if (chosen == "client") {
-        client.server_command = std::move(server_command);
-        return mcpkit::cli::run_client(client);
+    try {
+        if (chosen == "everything") return mcpkit::cli::run_everything(everything);
+        if (chosen == "client") {
+            client.server_command = std::move(server_command);
+            return mcpkit::cli::run_client(client);
+        }
+        if (chosen == "review") return mcpkit::cli::run_review(review);
+        if (chosen == "analyze" && analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
+        if (chosen == "analyze") return mcpkit::cli::run_analyze_server(analyze_server);
+        if (chosen == "devconsole") return mcpkit::cli::run_devconsole(devconsole);
+        if (chosen == "host") return mcpkit::cli::run_host(host);
+        if (chosen == "review-panel") return mcpkit::cli::run_review_panel(review_panel);
+        return 2;
+    } catch (const mcp::PrivateDirectoryError& e) {
+        // A runtime or state directory that another user could read: refuse to start, say why.
+        std::fprintf(stderr, "mcpkit %s: %s\n", chosen.c_str(), e.what());
+        return 1;
     }
-    if (chosen == "review") return mcpkit::cli::run_review(review);
-    if (chosen == "analyze" && analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
-    if (chosen == "analyze") return mcpkit::cli::run_analyze_server(analyze_server);
-    if (chosen == "devconsole") return mcpkit::cli::run_devconsole(devconsole);
-    if (chosen == "host") return mcpkit::cli::run_host(host);
-    if (chosen == "review-panel") return mcpkit::cli::run_review_panel(review_panel);
-    return 2;
 }

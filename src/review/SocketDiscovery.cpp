@@ -1,5 +1,7 @@
 #include "review/SocketDiscovery.hpp"
 
+#include "mcp/PrivateFiles.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -23,6 +25,10 @@ std::string environment(const char* name) {
 }
 
 std::optional<json::object> read_json_object(const std::string& path) {
+    // A file someone else wrote could name their socket: a review sent there would be theirs to read.
+    struct stat status {};
+    if (::lstat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode) || status.st_uid != ::geteuid())
+        return std::nullopt;
     std::ifstream file(path);
     if (!file) return std::nullopt;
     std::stringstream text;
@@ -36,12 +42,7 @@ std::optional<json::object> read_json_object(const std::string& path) {
 bool process_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 }  // namespace
 
-std::string runtime_directory() {
-    std::string base = environment("XDG_RUNTIME_DIR");
-    std::string directory = base.empty() ? "/tmp/mcpkit-" + std::to_string(::getuid()) : base + "/mcpkit";
-    ::mkdir(directory.c_str(), 0700);  // exists already: fine
-    return directory;
-}
+std::string runtime_directory() { return mcp::runtime_directory().string(); }
 
 std::string discovery_file_path() {
     std::string overridden = environment("MCPKIT_REVIEW_DISCOVERY");
@@ -90,7 +91,16 @@ SocketCandidates locate_panel() {
     SocketCandidates candidates;
     std::string variable = environment("DIALECTIC_IPC_PATH");
     if (!variable.empty()) candidates.paths.push_back(variable);
-    std::string file = discovery_file_path();
+    std::string file;
+    try {
+        file = discovery_file_path();
+    } catch (const mcp::PrivateDirectoryError& e) {
+        // The shared runtime directory is not ours: say so rather than trusting what it names.
+        candidates.searched = (variable.empty() ? std::string("DIALECTIC_IPC_PATH is not set")
+                                                : "DIALECTIC_IPC_PATH is " + variable) +
+                              " and the discovery file was not read: " + e.what();
+        return candidates;
+    }
     auto record = read_discovery_file(file);
     if (record && record->socket != variable) candidates.paths.push_back(record->socket);
     candidates.searched = (variable.empty() ? std::string("DIALECTIC_IPC_PATH is not set") : "DIALECTIC_IPC_PATH is " + variable) +

@@ -11,7 +11,8 @@
 
 namespace mcpkit::review {
 
-/// $XDG_RUNTIME_DIR/mcpkit, or /tmp/mcpkit-<uid> without it; created with mode 0700.
+/// $XDG_RUNTIME_DIR/mcpkit, or /tmp/mcpkit-<uid> without it; created with mode 0700, and refused
+/// (mcp::PrivateDirectoryError) when another user owns it, it is a symlink, or others may enter it.
 std::string runtime_directory();
 /// MCPKIT_REVIEW_DISCOVERY if set, else <runtime directory>/review-panel.json.
 std::string discovery_file_path();

@@ -1,6 +1,7 @@
 #include "analyze/project/AnalysisCache.hpp"
 
 #include "analyze/AnalyzerFingerprint.hpp"
+#include <mcp/PrivateFiles.hpp>
 
 #include <boost/json.hpp>
 #include <openssl/evp.h>
@@ -33,6 +34,7 @@ std::string content_hash(std::string_view content) {
 AnalysisCache::AnalysisCache(const std::string& path, std::string variant) : variant_(std::move(variant)) {
     std::error_code error;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+    if (path != ":memory:" && path.rfind("file:", 0) != 0) mcp::prepare_private_database(path);
     if (sqlite3_open(path.c_str(), &database_) != SQLITE_OK) {
         std::string message = database_ ? sqlite3_errmsg(database_) : "out of memory";
         sqlite3_close(database_);
@@ -196,7 +198,8 @@ std::string AnalysisCache::default_path() {
     if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
         return std::string(cache) + "/mcpkit/analyze.sqlite";
     if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/mcpkit/analyze.sqlite";
-    return "/tmp/mcpkit-analyze-cache.sqlite";
+    // Never a shared name in /tmp, which another user could create first and fill.
+    return (mcp::runtime_directory() / "analyze.sqlite").string();
 }
 
 }  // namespace mcpkit::analyze
