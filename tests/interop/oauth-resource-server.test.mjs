@@ -6,6 +6,7 @@
 // Then the official TS SDK client's own OAuth flow (DCR, PKCE, resource) against mcpkit, with
 // oidc-provider as the authorization server and Chromium as the person.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 
@@ -113,6 +114,29 @@ describe('mcpkit everything behind oauth2-mock-server: every bad token gets the 
   const refusals = [
     ['a malformed Authorization header', async () => 'Basic dXNlcjpwYXNz', 400, /error="invalid_request"/],
     ['a token that is not a JWT', async () => 'Bearer not-a-jwt', 401, /error="invalid_token".*not a JWT/],
+    ['a token issued a day in the future (beyond the 30 s leeway)',
+      async () => `Bearer ${await token({ iat: Math.floor(Date.now() / 1000) + 86400 })}`, 401,
+      /error="invalid_token".*issued in the future/],
+    ['a token whose header names a critical extension (RFC 7515 crit)', async () => {
+      // Signed by the issuer's real key (by hand: jose refuses to sign a crit it does not know),
+      // so only the crit check can refuse it.
+      // The key a good token of this run is signed with (the issuer rotates through its keys).
+      const { kid } = JSON.parse(Buffer.from((await token()).split('.')[0], 'base64url'));
+      const jwk = issuer.issuer.keys.toJSON(true).find((key) => key.kid === kid);
+      const now = Math.floor(Date.now() / 1000);
+      const signed = (extra) => {
+        const header = { alg: jwk.alg, kid: jwk.kid, typ: 'JWT', ...extra };
+        const claims = { iss: issuerUrl, sub: 'alice', client_id: 'test-client', aud: server.url, scope: 'mcp:tools', iat: now, exp: now + 3600 };
+        const part = (object) => Buffer.from(JSON.stringify(object)).toString('base64url');
+        const input = `${part(header)}.${part(claims)}`;
+        const key = crypto.createPrivateKey({ key: jwk, format: 'jwk' });
+        return `${input}.${crypto.sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;  // ES256 or RS256
+      };
+      // The same token without crit is good: the signature is right.
+      const plain = await post(server.url, `Bearer ${signed({})}`);
+      assert.equal(plain.status, 200, plain.wwwAuthenticate);
+      return `Bearer ${signed({ crit: ['urn:example:must-understand'], 'urn:example:must-understand': true })}`;
+    }, 401, /error="invalid_token".*critical extensions/],
     ['an expired token', async () => `Bearer ${await token({}, { expiresIn: -120 })}`, 401, /error="invalid_token".*expired/],
     ['a token whose signature was tampered with', async () => {
       const good = await token();

@@ -60,7 +60,7 @@ struct JwtVerifierOptions {
     std::string jwks_url;
     /// Accepted signature algorithms (of RS256, RS384, RS512, PS256, ES256, ES384).
     std::vector<std::string> algorithms = {"RS256", "ES256"};
-    /// Clock skew tolerated for exp and nbf.
+    /// Clock skew tolerated for exp, nbf and iat (a token issued further in the future is refused).
     std::chrono::seconds leeway{30};
     /// An unknown `kid` refetches the keys, at most this often.
     std::chrono::seconds min_refetch_interval{10};

@@ -60,6 +60,11 @@ public:
         if (std::find(options_.algorithms.begin(), options_.algorithms.end(), alg) == options_.algorithms.end())
             throw InvalidTokenError("the token is signed with " + (alg.empty() ? "no algorithm" : alg) +
                                     ", which is not accepted here");
+        // RFC 7515 §4.1.11: a "crit" header names extensions the recipient must understand, and
+        // this verifier understands none, so any "crit" (even a malformed one) is refused.
+        if (header.contains("crit"))
+            throw InvalidTokenError("the token's header lists critical extensions (crit) this server does not "
+                                    "understand");
         std::string kid = header.contains("kid") && header.at("kid").is_string() ? std::string(header.at("kid").get_string()) : "";
 
         auto keys = current_keys();

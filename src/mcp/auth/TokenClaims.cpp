@@ -64,6 +64,11 @@ void check_claims(const AccessToken& token, const std::string& issuer, const std
     if (token.expires_at != 0 && token.expires_at + leeway.count() <= now) throw InvalidTokenError("the token has expired");
     if (auto not_before = time_of(token.claims, "nbf"); not_before && *not_before - leeway.count() > now)
         throw InvalidTokenError("the token is not valid yet (nbf)");
+    // A token issued in the future was minted by a clock we must not trust (or forged to outlive
+    // a revocation); the same leeway as exp and nbf absorbs honest clock skew.
+    if (auto issued_at = time_of(token.claims, "iat"); issued_at && *issued_at - leeway.count() > now)
+        throw InvalidTokenError("the token was issued in the future (iat " + std::to_string(*issued_at) +
+                                " is more than " + std::to_string(leeway.count()) + " s ahead of this server's clock)");
     if (!audience.empty() && std::find(token.audience.begin(), token.audience.end(), audience) == token.audience.end())
         throw InvalidTokenError("the token is not for this resource (its audience is not " + audience + ")");
 }
