@@ -18,8 +18,10 @@
 #include <boost/json/parse.hpp>
 
 #include <cerrno>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -192,6 +194,18 @@ void add_client_command(CLI::App& app, ClientArguments& arguments) {
     command->add_option("--call", arguments.tour_calls,
                         "tour: also call this tool though it is not annotated read-only (repeat for several)");
     command->add_option("--url", arguments.url, "Talk to a Streamable HTTP server at this URL instead of starting one");
+    command->add_option("--header", arguments.headers,
+                        "\"Name: value\" sent with every HTTP request (repeat), e.g. \"Authorization: Bearer …\"")
+        ->allow_extra_args(false)  // one value per --header: the verb may follow
+        ->check([](const std::string& header) -> std::string {
+            auto colon = header.find(':');
+            if (colon == std::string::npos || colon == 0) return "--header takes \"Name: value\", as in \"Authorization: Bearer x\"";
+            for (char c : header.substr(0, colon))
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+                    return "--header's name \"" + header.substr(0, colon) + "\" is not a header name";
+            if (header.find_first_of("\r\n") != std::string::npos) return "--header may not hold a line break";
+            return {};
+        });
     command->add_flag("--sse", arguments.legacy_sse,
                       "The --url speaks the 2024-11-05 HTTP+SSE transport: GET it for the endpoint at once (without "
                       "--sse, a server refusing a POST there is detected and used the same way)");
@@ -257,6 +271,12 @@ int run_client(const ClientArguments& arguments) {
                 http_options.legacy_only = arguments.legacy_sse;
                 http_options.ca_file = arguments.ca_file;
                 http_options.proxy = arguments.proxy;
+                for (const auto& header : arguments.headers) {
+                    auto colon = header.find(':');
+                    auto value = header.substr(colon + 1);
+                    value.erase(0, value.find_first_not_of(" \t"));
+                    http_options.headers[header.substr(0, colon)] = value;
+                }
                 http_options.log = [](std::string_view message) {
                     std::fprintf(stderr, "mcpkit client: %.*s\n", static_cast<int>(message.size()), message.data());
                 };

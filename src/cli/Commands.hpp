@@ -51,6 +51,7 @@ struct ClientArguments {
     std::string client_metadata_url;          ///< --client-metadata-url: a Client ID Metadata Document
     std::string token_file;                   ///< --token-file: where tokens are kept
     int authorization_timeout_seconds = 300;  ///< --authorization-timeout: how long a sign-in may take
+    std::vector<std::string> headers;         ///< --header "Name: value": sent on every HTTP request
 };
 int run_conformance_client(const std::string& url);
 void add_client_command(CLI::App& app, ClientArguments& arguments);
@@ -83,6 +84,9 @@ struct DevConsoleArguments {
     std::vector<std::string> extension_ids;
     bool log_json = false;
     bool stdio = false;  ///< --stdio: bridge stdio to the daemon on the port, starting it if needed
+    bool no_auth = false;  ///< --no-auth: /mcp without its bearer secret
+    bool print_mcp_config = false;  ///< --print-mcp-config: an HTTP client's configuration, with the secret
+    std::vector<std::string> allowed_origins;  ///< --allow-origin: web pages that may call /mcp
 };
 void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments);
 int run_devconsole(const DevConsoleArguments& arguments);

@@ -5,12 +5,17 @@
 #include "cli/CommandSupport.hpp"
 #include "cli/Commands.hpp"
 #include "devconsole/DevConsole.hpp"
+#include "devconsole/McpSecret.hpp"
 #include "devconsole/StdioBridge.hpp"
 #include "devconsole/extension/ExtensionRoutes.hpp"
 #include "devconsole/tools/DevConsoleTools.hpp"
 
+#include <mcp/PrivateFiles.hpp>
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/BearerSecretAuthorizer.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
+
+#include <boost/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +51,13 @@ void add_devconsole_command(CLI::App& app, DevConsoleArguments& arguments) {
         ->capture_default_str();
     command->add_option("--extension-id", arguments.extension_ids,
                         "Only this browser extension id may connect (repeat; default: any extension origin)");
+    command->add_flag("--no-auth", arguments.no_auth,
+                      "Serve /mcp without its bearer secret (any local program or user could then read what the "
+                      "browser captured and run commands in the tab)");
+    command->add_flag("--print-mcp-config", arguments.print_mcp_config,
+                      "Print an mcp.json entry for an assistant that speaks HTTP, with the /mcp secret, and exit");
+    command->add_option("--allow-origin", arguments.allowed_origins,
+                        "A web page origin that may call /mcp (repeat; default: none, pages are refused)");
     command->add_flag("--log-json", arguments.log_json, "Write stderr log lines as JSON objects");
     command->add_flag("--stdio", arguments.stdio,
                       "Speak MCP on stdin/stdout, forwarding to the daemon on --port (started if none answers), so "
@@ -59,13 +71,19 @@ int run_bridge(const DevConsoleArguments& arguments) {
     options.port = arguments.port;
     std::error_code ec;
     options.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-    const char* state = std::getenv("XDG_STATE_HOME");
-    const char* home = std::getenv("HOME");
-    std::filesystem::path directory = state && *state ? std::filesystem::path(state)
-                                      : home && *home ? std::filesystem::path(home) / ".local/state"
-                                                      : std::filesystem::temp_directory_path();
-    options.log_file = (directory / "mcpkit" / ("devconsole-" + std::to_string(arguments.port) + ".log")).string();
+    options.log_file = (mcp::state_directory() / ("devconsole-" + std::to_string(arguments.port) + ".log")).string();
     return devconsole::run_stdio_bridge(options);
+}
+
+/// What an assistant that speaks Streamable HTTP needs in its mcp.json to reach /mcp.
+int print_mcp_config(const DevConsoleArguments& arguments) {
+    std::string url = "http://127.0.0.1:" + std::to_string(arguments.port) + "/mcp";
+    boost::json::object server{{"type", "http"}, {"url", url}};
+    if (!arguments.no_auth)
+        server["headers"] = boost::json::object{{"Authorization", "Bearer " + devconsole::mcp_secret(arguments.port)}};
+    boost::json::object config{{"mcpServers", boost::json::object{{"devconsole", std::move(server)}}}};
+    std::printf("%s\n", boost::json::serialize(config).c_str());
+    return 0;
 }
 
 }  // namespace
@@ -73,6 +91,7 @@ int run_bridge(const DevConsoleArguments& arguments) {
 int run_devconsole(const DevConsoleArguments& arguments) {
     using namespace mcpkit::devconsole;
     if (arguments.stdio) return run_bridge(arguments);
+    if (arguments.print_mcp_config) return print_mcp_config(arguments);
     // A held poll is not a sign of life: it must end well before the extension counts as gone.
     if (arguments.long_poll_ms * 2 > arguments.extension_timeout_ms) {
         std::fprintf(stderr,
@@ -111,8 +130,20 @@ int run_devconsole(const DevConsoleArguments& arguments) {
     mcp::StreamableHttpServerOptions http;
     http.host = "127.0.0.1";
     http.port = arguments.port;
+    // /mcp is for the user's assistants only: no web page (not even one on localhost), and no other
+    // local user's program, which has no way to the secret.
+    http.only_listed_origins = true;
+    http.allowed_origins = arguments.allowed_origins;
+    std::string secret;
+    if (!arguments.no_auth) {
+        secret = mcp_secret(arguments.port);
+        http.authorization = mcp::make_bearer_secret_authorizer(
+            secret, "the daemon's secret is in " + mcp_secret_file(arguments.port).string() +
+                        " (or MCPKIT_DEVCONSOLE_TOKEN); `mcpkit devconsole --print-mcp-config` prints a configuration "
+                        "with it, and `mcpkit devconsole --stdio` sends it for you");
+    }
     http.max_body_bytes = 10u << 20;  // the largest route body (/logs, /screenshots)
-    http.routes = std::make_shared<ExtensionRoutes>(console);
+    http.routes = std::make_shared<ExtensionRoutes>(console, secret);
     http.log = log;
     console.start();
     try {

@@ -43,37 +43,41 @@ void DevConsole::watch() {
     });
 }
 
-std::string DevConsole::health() const {
+std::string DevConsole::health(bool full) const {
     auto capture = link_.status();
-    capture["available"] = true;
     auto buffers = buffers_.statistics();
     const auto& logs = buffers.at("logs").as_object();
-    auto counters = commands_.counters();
     json::object health{
         {"status", "ok"},
         {"name", "mcpkit-devconsole"},
         {"service-name", "mcpkit-devconsole"},
         {"version", daemon_version},
         {"wire_version", wire_version},
-        {"capture", std::move(capture)},
         // The fields the original extension reads.
         {"logs", json::object{{"entries", logs.at("entries")},
                               {"max_entries", logs.at("max_entries")},
                               {"dropped_count", logs.at("evicted")}}},
-        {"buffers", std::move(buffers)},
-        {"commands", json::object{{"pending", commands_.pending_count()},
-                                  {"queue_cap", options_.commands.max_pending},
-                                  {"queued", counters.queued},
-                                  {"completed", counters.completed},
-                                  {"failed", counters.failed},
-                                  {"expired", counters.expired},
-                                  {"timed_out", counters.timed_out},
-                                  {"cancelled", counters.cancelled},
-                                  {"overflowed", counters.overflowed}}},
-        {"artifacts", json::object{{"count", artifacts_.list().size()}, {"bytes", artifacts_.bytes()}}},
-        {"started", format_iso_time(started_ms_)},
-        {"pid", static_cast<std::int64_t>(::getpid())},
     };
+    if (!full) {
+        health["capture"] = json::object{{"available", true}, {"extension_connected", capture.at("extension_connected")}};
+        return json::serialize(health);
+    }
+    capture["available"] = true;
+    health["capture"] = std::move(capture);
+    health["buffers"] = std::move(buffers);
+    auto counters = commands_.counters();
+    health["commands"] = json::object{{"pending", commands_.pending_count()},
+                                      {"queue_cap", options_.commands.max_pending},
+                                      {"queued", counters.queued},
+                                      {"completed", counters.completed},
+                                      {"failed", counters.failed},
+                                      {"expired", counters.expired},
+                                      {"timed_out", counters.timed_out},
+                                      {"cancelled", counters.cancelled},
+                                      {"overflowed", counters.overflowed}};
+    health["artifacts"] = json::object{{"count", artifacts_.list().size()}, {"bytes", artifacts_.bytes()}};
+    health["started"] = format_iso_time(started_ms_);
+    health["pid"] = static_cast<std::int64_t>(::getpid());
     return json::serialize(health);
 }
 

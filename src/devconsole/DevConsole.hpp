@@ -64,8 +64,10 @@ public:
     void log(std::string_view message) const {
         if (options_.log) options_.log(message);
     }
-    /// The /health document.
-    std::string health() const;
+    /// The /health document. Without `full`, only what anyone on this machine may know (that the
+    /// daemon runs, its version, whether the extension is connected, how many entries it holds):
+    /// not the tracked tab, the extension's ids, or the command counters.
+    std::string health(bool full = true) const;
     std::int64_t started_ms() const { return started_ms_; }
 
 private:

@@ -1,5 +1,7 @@
 #include "devconsole/StdioBridge.hpp"
 
+#include "devconsole/McpSecret.hpp"
+
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/transport/HttpClient.hpp"
 #include "mcp/transport/StreamTransport.hpp"
@@ -132,6 +134,9 @@ asio::awaitable<int> bridge(const StdioBridgeOptions& options) {
     client.url = base + "/mcp";
     client.proxy = std::string();
     client.http_timeout = std::chrono::seconds(60);  // beyond the tools' 15 s wait
+    // The daemon made (or read) its /mcp secret before it listened: it is in the file by now.
+    if (auto secret = existing_mcp_secret(options.port); !secret.empty())
+        client.headers["Authorization"] = "Bearer " + secret;
     auto remote = mcp::StreamableHttpClientTransport::create(executor, std::move(client));
     auto local = std::make_shared<mcp::StreamTransport>(executor, dup(0), dup(1));
     asio::co_spawn(executor, forward(remote, local), asio::detached);

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { eventually, mcpkit, repo, runProcess, sleep } from './support.mjs';
 import { launchBrowser, startSite } from './devconsole-browser.mjs';
-import { call, connectClient, startDevConsole } from './devconsole-support.mjs';
+import { call, connectClient, DEVCONSOLE_TOKEN, startDevConsole } from './devconsole-support.mjs';
 
 const artifacts = process.env.ARTIFACTS ?? path.join(repo, 'build/artifacts');
 
@@ -34,7 +34,7 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
     await browser.worker.evaluate((id) => globalThis.devconsole.trackTab(id), tabId);
     client = await connectClient(daemon.base);
     assert.ok(await eventually(async () => {
-      const health = await (await fetch(daemon.base + '/health')).json();
+      const health = await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json();
       return health.capture.extension_connected && health.capture.tracked_tab_id === tabId;
     }, 15000), 'the extension connects and reports the tracked tab');
     await page.goto(`${siteBase}/app.html`);
@@ -173,7 +173,8 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
   });
 
   test('mcpkit client drives the same daemon', async () => {
-    const result = await runProcess(mcpkit, ['client', '--no-oauth', '--url', `${daemon.base}/mcp`, 'call', 'interact',
+    const result = await runProcess(mcpkit, ['client', '--no-oauth', '--url', `${daemon.base}/mcp`,
+      '--header', `Authorization: Bearer ${DEVCONSOLE_TOKEN}`, 'call', 'interact',
       JSON.stringify({ what: 'execute_js', script: 'document.querySelector("#btn").textContent' })]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).structuredContent.result.result, 'clicked 2');
@@ -219,7 +220,7 @@ describe('devconsole in real Chromium with the mcpkit extension', () => {
     await daemon.stop();
     daemon = await startDevConsole(['--extension-timeout-ms', '2500', '--long-poll-ms', '1200'], { port });
     client = await connectClient(daemon.base);
-    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected, 15000),
+    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json()).capture.extension_connected, 15000),
       'the extension came back to the new daemon on the same port');
     const again = await call(client, 'interact', { what: 'execute_js', script: 'document.title' });
     assert.equal(again.status, 'complete', JSON.stringify(again));

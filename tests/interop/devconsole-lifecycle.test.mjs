@@ -29,7 +29,7 @@ describe('devconsole command lifecycle', () => {
       '--connect-grace-ms', '300']);
     client = await connectClient(daemon.base);
     extension = new ScriptedExtension(daemon.base, { handlers }).start();
-    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected));
+    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json()).capture.extension_connected));
   });
   after(async () => {
     await extension?.stop();
@@ -134,7 +134,7 @@ describe('devconsole queue overflow and a vanishing extension', () => {
 
   test('on overflow the oldest pending command expires and its waiting caller hears at once', async () => {
     const stuck = new ScriptedExtension(daemon.base, { handlers, execute: false }).start();
-    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected));
+    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json()).capture.extension_connected));
     const oldest = call(client, 'interact', { what: 'click', selector: '#a' });
     await eventually(async () => (await call(client, 'observe', { what: 'pending_commands' })).count === 1);
     const queued = [];
@@ -146,7 +146,7 @@ describe('devconsole queue overflow and a vanishing extension', () => {
     const pending = await call(client, 'observe', { what: 'pending_commands' });
     assert.deepEqual(pending.entries.map((entry) => entry.correlation_id).sort(),
       queued.map((item) => item.correlation_id).sort());
-    const health = await (await fetch(daemon.base + '/health')).json();
+    const health = await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json();
     assert.equal(health.commands.overflowed, 1);
     assert.equal(health.commands.queue_cap, 3);
 
@@ -164,7 +164,7 @@ describe('devconsole queue overflow and a vanishing extension', () => {
     const slow = new ScriptedExtension(daemon.base, {
       handlers: { execute: () => new Promise(() => {}) },  // never finishes
     }).start();
-    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.extension_connected));
+    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json()).capture.extension_connected));
     const waiting = call(client, 'interact', { what: 'execute_js', script: 'forever()' });
     assert.ok(await eventually(() => slow.received.length > 0));
     await slow.stop();

@@ -26,7 +26,7 @@ describe('devconsole modes in real Chromium', () => {
     const tabId = await browser.worker.evaluate(async (url) => (await chrome.tabs.query({ url })).at(0)?.id, `${siteBase}/second.html`);
     await browser.worker.evaluate((id) => globalThis.devconsole.trackTab(id), tabId);
     client = await connectClient(daemon.base);
-    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health')).json()).capture.tracked_tab_id === tabId, 15000));
+    assert.ok(await eventually(async () => (await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json()).capture.tracked_tab_id === tabId, 15000));
   });
   after(async () => {
     await client?.close();

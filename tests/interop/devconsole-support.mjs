@@ -16,9 +16,13 @@ export const extensionHeaders = {
   Origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
 };
 
+/** The /mcp bearer secret the test daemons get (MCPKIT_DEVCONSOLE_TOKEN). */
+export const DEVCONSOLE_TOKEN = 'test-devconsole-secret-7d41';
+
 /** Starts `mcpkit devconsole` on a free port; resolves once it listens. */
-export async function startDevConsole(args = [], { port: wanted = 0 } = {}) {
-  const child = spawn(mcpkit, ['devconsole', '--port', String(wanted), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startDevConsole(args = [], { port: wanted = 0, env = {} } = {}) {
+  const child = spawn(mcpkit, ['devconsole', '--port', String(wanted), ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MCPKIT_DEVCONSOLE_TOKEN: DEVCONSOLE_TOKEN, ...env } });
   child.output = '';
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const port = await new Promise((resolve, reject) => {
@@ -35,6 +39,8 @@ export async function startDevConsole(args = [], { port: wanted = 0 } = {}) {
   const base = `http://127.0.0.1:${port}`;
   return {
     child, port, base,
+    /** /mcp's secret as a header, which /health takes too to show all it knows. */
+    auth: { Authorization: `Bearer ${env.MCPKIT_DEVCONSOLE_TOKEN ?? DEVCONSOLE_TOKEN}` },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await child.exited;
@@ -56,7 +62,8 @@ export async function post(base, path, body, headers = extensionHeaders) {
 /** The official TypeScript SDK client, connected to the daemon's /mcp. */
 export async function connectClient(base) {
   const client = new Client({ name: 'devconsole-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp')));
+  await client.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp'),
+    { requestInit: { headers: { Authorization: `Bearer ${DEVCONSOLE_TOKEN}` } } }));
   return client;
 }
 

@@ -67,7 +67,7 @@ describe('devconsole: the original extension traffic, replayed', () => {
     assert.match(answer.body.server_version, /^0\.7\./, 'the 0.7 extension compares major.minor');
     assert.deepEqual(answer.body.capture_overrides, {});
     assert.equal(answer.headers.get('access-control-allow-origin'), extensionHeaders.Origin);
-    const health = await (await fetch(daemon.base + '/health')).json();
+    const health = await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json();
     assert.equal(health.capture.extension_connected, true);
     assert.equal(health.capture.tracked_tab_id, tabId);
     assert.equal(health.capture.extension_client_id, 'gasoline-extension/0.7.10');
@@ -247,7 +247,7 @@ describe('devconsole: bad input on every endpoint', () => {
   });
 
   test('after all that the daemon still serves and no buffered event was lost', async () => {
-    const health = await (await fetch(daemon.base + '/health')).json();
+    const health = await (await fetch(daemon.base + '/health', { headers: daemon.auth })).json();
     assert.equal(health.status, 'ok');
     const logs = await call(client, 'observe', { what: 'logs', scope: 'all' });
     assert.equal(logs.count, 5, JSON.stringify(logs.entries.map((entry) => entry.message)));

@@ -45,8 +45,9 @@ public:
     /// For a server bound to `bind_address`: loopback binds accept localhost, 127.0.0.1 and [::1];
     /// other binds accept the `allowed_hosts` (and, when there are none, any Host, with Origin then
     /// required to be the request's own). Throws std::invalid_argument naming a malformed entry.
+    /// With `only_listed_origins`, a page is accepted only from an origin `allowed_origins` lists.
     static HostPolicy for_server(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
-                                 const std::vector<std::string>& allowed_origins);
+                                 const std::vector<std::string>& allowed_origins, bool only_listed_origins = false);
     /// The loopback names on exactly this port: a page's own local server.
     static HostPolicy loopback(std::uint16_t port);
 
@@ -62,6 +63,7 @@ public:
 private:
     std::vector<HostAndPort> hosts_;  ///< empty: any host
     std::vector<Origin> origins_;
+    bool only_listed_origins_ = false;
 };
 
 }  // namespace mcp

@@ -43,6 +43,11 @@ struct StreamableHttpServerOptions {
     std::vector<std::string> allowed_hosts;
     /// Origins accepted besides the allowed hosts over http/https (e.g. "https://app.example.com").
     std::vector<std::string> allowed_origins;
+    /// Browser pages: false accepts a page served from an allowed host (any port of a loopback
+    /// name, for a local web client); true refuses every request that carries an Origin that
+    /// allowed_origins does not list, with no CORS answer, for servers no web page may reach
+    /// (they hold what a browser captured, or act in it).
+    bool only_listed_origins = false;
     std::size_t max_body_bytes = 4 * 1024 * 1024;
     /// Sessions beyond this are refused with 503 until others end.
     std::size_t max_sessions = 10000;

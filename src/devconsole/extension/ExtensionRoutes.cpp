@@ -1,5 +1,7 @@
 #include "devconsole/extension/ExtensionRoutes.hpp"
 
+#include <mcp/transport/BearerSecretAuthorizer.hpp>
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -137,7 +139,10 @@ void ExtensionRoutes::handle(mcp::HttpRouteRequest request, std::function<void(m
         });
     if (path == "/health" || path == "/api/status") {
         if (request.method != "GET" && request.method != "HEAD") return respond(error_response(405, "Use GET"));
-        return respond(cors(json_response(200, console_.health())));
+        auto authorization = request.header("authorization").value_or("");
+        bool full = mcp_secret_.empty() ||
+                    (authorization.starts_with("Bearer ") && mcp::same_secret(authorization.substr(7), mcp_secret_));
+        return respond(cors(json_response(200, console_.health(full))));
     }
     if (path == "/logs" && request.method == "DELETE") {
         console_.buffers().clear(Stream::logs);

@@ -6,6 +6,8 @@
 // must come from a browser extension (chrome-extension:// or moz-extension://, pinned to given ids
 // if any), so a web page, even one served from localhost, can neither post telemetry nor read
 // results; the extension-only routes also need the X-Gasoline-Client header the extension sends.
+// They take no secret (the original extension sends none), so /health shows a stranger only that
+// the daemon runs; with /mcp's bearer secret it shows the tracked tab and the counters too.
 
 #include "devconsole/DevConsole.hpp"
 #include "devconsole/extension/SyncChannel.hpp"
@@ -19,7 +21,9 @@ namespace mcpkit::devconsole {
 
 class ExtensionRoutes : public mcp::HttpRoutes {
 public:
-    explicit ExtensionRoutes(DevConsole& console) : console_(console), sync_(console) {}
+    /// `mcp_secret`: /mcp's bearer secret, which /health also takes to show all it knows ("": no secret).
+    ExtensionRoutes(DevConsole& console, std::string mcp_secret = {})
+        : console_(console), sync_(console), mcp_secret_(std::move(mcp_secret)) {}
 
     bool serves(std::string_view path) const override;
     std::size_t max_body_bytes(std::string_view path) const override;
@@ -36,6 +40,7 @@ private:
     SyncChannel sync_;
     std::mutex screenshot_mutex_;
     std::chrono::steady_clock::time_point last_error_screenshot_;
+    std::string mcp_secret_;
 };
 
 }  // namespace mcpkit::devconsole

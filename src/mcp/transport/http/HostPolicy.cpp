@@ -107,8 +107,9 @@ std::optional<Origin> parse_origin(std::string_view text) {
 }
 
 HostPolicy HostPolicy::for_server(std::string_view bind_address, const std::vector<std::string>& allowed_hosts,
-                                  const std::vector<std::string>& allowed_origins) {
+                                  const std::vector<std::string>& allowed_origins, bool only_listed_origins) {
     HostPolicy policy;
+    policy.only_listed_origins_ = only_listed_origins;
     for (const auto& entry : allowed_hosts) {
         auto parsed = parse_host_header(entry);
         if (!parsed)
@@ -155,6 +156,9 @@ std::optional<std::string> HostPolicy::check_origin(std::string_view origin, std
     auto parsed = parse_origin(origin);
     if (!parsed) return refused();
     if (std::find(origins_.begin(), origins_.end(), *parsed) != origins_.end()) return std::nullopt;
+    if (only_listed_origins_)
+        return "Invalid Origin: \"" + std::string(origin) +
+               "\" may not call this server: web pages are refused unless --allow-origin names them";
     if (parsed->scheme != "http" && parsed->scheme != "https") return refused();
     if (hosts_.empty()) return same_origin(origin, host, parsed->scheme) ? std::nullopt : std::optional(refused());
     HostAndPort origin_host{parsed->host, parsed->port};

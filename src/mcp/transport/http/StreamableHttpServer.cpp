@@ -138,7 +138,8 @@ StreamableHttpServer::~StreamableHttpServer() { impl_->stop_threads(); }
 void StreamableHttpServer::start() {
     auto& impl = *impl_;
     // Checked before binding: a malformed --allow-origin is a startup error, not a silent refusal.
-    auto host_policy = HostPolicy::for_server(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins);
+    auto host_policy = HostPolicy::for_server(impl.options.host, impl.options.allowed_hosts, impl.options.allowed_origins,
+                                              impl.options.only_listed_origins);
     impl.load_tls();
     tcp::resolver resolver(impl.io);
     auto endpoints = resolver.resolve(impl.options.host, std::to_string(impl.options.port),
