@@ -63,8 +63,9 @@ public:
         };
         std::printf("mcpkit host: open %s\n", web_.page_url().c_str());
         std::fflush(stdout);
+        // The token is in the line above, meant for the person; logs may be collected and shared.
         log_.info("Host", "listening",
-                  {{"url", web_.page_url()}, {"store", store_->describe()},
+                  {{"url", web_.base_url()}, {"store", store_->describe()},
                    {"llm", model_ ? model_->settings().provider + " " + model_->settings().model : "none"}});
         asio::co_spawn(io_, coordinator_.start(std::move(config)), asio::detached);
         watch_signals();

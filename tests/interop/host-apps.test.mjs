@@ -11,7 +11,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { startFakeLlm } from './fake-llm.mjs';
 import { artifacts, launchChromium, newProfile, openPage, screenshot, send, shown, turnOver } from './host-browser.mjs';
 import { startHost, workFolder, writeConfig } from './host-support.mjs';
-import { here } from './support.mjs';
+import { here, sleep } from './support.mjs';
 
 const appServer = path.join(here, 'host-app-server.mjs');
 const TEST = { timeout: 90000 };
@@ -24,7 +24,8 @@ const profiles = [];
 
 before(async () => {
   llm = await startFakeLlm();
-  const config = writeConfig(work.folder, { mcpServers: { apps: { command: process.execPath, args: [appServer] } } });
+  // The test's own server: its annotations are believed, so its read-only tools run without a question.
+  const config = writeConfig(work.folder, { mcpServers: { apps: { command: process.execPath, args: [appServer], trustAnnotations: true } } });
   host = await startHost({ config, llm });
   browser = await launchChromium();
 });
@@ -117,13 +118,41 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     assert.ok((await askFromView(frame, 'tools/call', { name: 'no_such_tool', arguments: {} })).error, 'an unknown tool is refused');
     const read = await askFromView(frame, 'resources/read', { uri: 'ui://counter/view' });
     assert.match(read.result?.contents?.[0]?.text ?? '', /id="increment"/);
-    // ui/message is the user's message, unless an answer is being written.
-    assert.deepEqual((await askFromView(frame, 'ui/message', { role: 'user', content: [{ type: 'text', text: 'slow 3 300' }] })).result, {});
+    // A view cannot reach the host under another of its names either.
+    for (const name of ['localhost', '127.0.0.2', '[::1]', '0.0.0.0']) {
+      const answer = await askFromView(frame, 'ui/open-link', { url: `http://${name}:${host.port}/?x=1` });
+      assert.deepEqual(answer.error, { code: -32000, message: 'Links to the host itself are not opened' }, name);
+    }
+    // ui/message: the view proposes, attributed to it, and the user decides; nothing is sent before.
+    const ask = (text) => askFromView(frame, 'ui/message', { role: 'user', content: [{ type: 'text', text }] });
+    const proposal = page.getByTestId('app-message');
+    const beforeProposal = llm.requests.length;
+    const proposed = ask('slow 3 300');
+    await proposal.filter({ hasText: 'slow 3 300' }).waitFor({ timeout: 20000 });
+    assert.match(await proposal.innerText(), /The view of apps wants to send this message as you/);
+    await sleep(300);
+    assert.equal(llm.requests.length, beforeProposal, 'nothing reaches the model before the user accepts');
+    await proposal.getByTestId('app-message-send').click();
+    assert.deepEqual((await proposed).result, {});
     await shown(page, 'user-message', 'slow 3 300');
-    const busy = await askFromView(frame, 'ui/message', { role: 'user', content: { type: 'text', text: 'echo too soon' } });
-    assert.deepEqual(busy.error, { code: -32000, message: 'a turn is running' });
+    // Accepted while an answer is being written: the page says so and the message keeps waiting.
+    const tooSoon = ask('echo too soon');
+    await proposal.filter({ hasText: 'echo too soon' }).getByTestId('app-message-send').click();
+    await proposal.getByText('a turn is running').waitFor({ timeout: 20000 });
     await shown(page, 'assistant-message', 'chunk 3');
     await turnOver(page);
+    // A flood is one question: each newer message replaces the one waiting, and none starts a turn.
+    const afterTurn = llm.requests.length;
+    const flood = Array.from({ length: 40 }, (_, i) => ask(`echo flood ${i}`));
+    const replaced = await Promise.all([tooSoon, ...flood.slice(0, 39)]);
+    for (const answer of replaced) assert.match(answer.error?.message ?? '', /^Replaced by a newer message/, JSON.stringify(answer));
+    assert.equal(await proposal.count(), 1);
+    assert.match(await proposal.innerText(), /echo flood 39/);
+    await screenshot(page, 'host-app-message');
+    await proposal.getByTestId('app-message-dismiss').click();
+    assert.deepEqual((await flood[39]).error, { code: -32000, message: 'The user declined to send the message' });
+    assert.equal(await proposal.count(), 0);
+    assert.equal(llm.requests.length, afterTurn, 'the view started no turn on its own');
 
     // ui/update-model-context: kept per view, the newest replacing the one before, and given to
     // the model with the next user message only.

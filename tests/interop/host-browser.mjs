@@ -9,6 +9,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { freePort } from './support.mjs';
+import { HOST_TOKEN } from './host-support.mjs';
 
 /** Where screenshots go: $ARTIFACTS, or a fresh temporary folder. */
 export const artifacts = process.env.ARTIFACTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-host-shots-'));
@@ -35,7 +36,10 @@ export async function openPage(context, url, { servers = [] } = {}) {
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(String(error)));
-  await page.goto(url);
+  // The host's page needs its token, as the address the host prints carries it.
+  const address = new URL(url);
+  if (!address.searchParams.has('token')) address.searchParams.set('token', HOST_TOKEN);
+  await page.goto(address.href);
   await connected(page, servers);
   return page;
 }

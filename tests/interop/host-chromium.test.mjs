@@ -6,6 +6,7 @@
 // a fail-over between two host instances sharing one Redis. A screenshot per test goes to
 // $ARTIFACTS (or a temporary folder); host-chat.png is the README's picture.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 
@@ -226,6 +227,34 @@ describe('mcpkit host in Chromium', () => {
   });
 });
 
+describe('mcpkit host in Chromium, against a hostile page', () => {
+  test('a page of another local port cannot frame the chat (clickjacking)', TEST, async () => {
+    // The attacker's page, on a port of its own, frames the live chat with its token (the worst
+    // case: the token leaked) nearly invisible, as the outside test did.
+    const attacker = http.createServer((request, response) => {
+      response.setHeader('Content-Type', 'text/html');
+      response.end(`<!doctype html><p>Win a prize: click twice!</p>
+        <iframe id="chat" style="opacity:0.01;width:1200px;height:800px" src="${host.pageUrl}"></iframe>`);
+    });
+    await new Promise((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    try {
+      const profile = await newProfile(browser);
+      profiles.push(profile);
+      const page = await profile.newPage();
+      const refused = page.waitForEvent('console', { predicate: (message) => /frame-ancestors|X-Frame-Options/.test(message.text()), timeout: 15000 });
+      await page.goto(`http://127.0.0.1:${attacker.address().port}/`);
+      await refused;
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      assert.ok(frame, 'the iframe exists');
+      // Chromium shows its error page in the frame instead of the chat: nothing there to click.
+      assert.equal(await frame.locator('[data-testid="message-input"]').count(), 0);
+      assert.equal(await frame.locator('[data-testid="tool-entry"]').count(), 0);
+    } finally {
+      attacker.close();
+    }
+  });
+});
+
 describe('mcpkit host in Chromium, without an LLM', () => {
   let bare;
   before(async () => {
@@ -242,6 +271,12 @@ describe('mcpkit host in Chromium, without an LLM', () => {
     const form = page.locator('[data-testid="tool-form"][data-tool="everything__greet"]');
     await form.locator('[data-field="name"] input').fill('Grace');
     await form.getByTestId('tool-form-submit').click();
+    // The server asks before its tools run (approval "ask"): by hand too, a second click runs it.
+    const question = page.getByTestId('tool-form-question');
+    await question.waitFor();
+    assert.match(await question.innerText(), /everything asks before greet runs/);
+    assert.equal(await page.getByTestId('tool-result').count(), 0, 'nothing ran before the confirming click');
+    await page.getByTestId('tool-form-confirm').click();
     const result = page.getByTestId('tool-result').filter({ hasText: 'Hello, Grace!' });
     await result.waitFor();
     assert.equal(await result.getAttribute('data-error'), 'false');

@@ -43,16 +43,16 @@ describe('the three mcp.json formats and every transport', () => {
 
     const seed = writeConfig(work.folder, {
       servers: {
-        local: { id: 'local', type: 'local', transport: 'stdio', command: mcpkit, args: ['everything'], timeoutMs: 10000 },
-        remote: { id: 'remote', type: 'remote', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp`, timeoutMs: 15000 },
+        local: { id: 'local', type: 'local', transport: 'stdio', command: mcpkit, args: ['everything'], timeoutMs: 10000, trustAnnotations: true },
+        remote: { id: 'remote', type: 'remote', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp`, timeoutMs: 15000, trustAnnotations: true },
       },
     }, 'seed.json');
     const vscode = writeConfig(work.folder, {
       inputs: [{ type: 'promptString', id: 'greeting-word', description: 'A word', password: true }],
       servers: {
-        ev: { type: 'stdio', command: process.execPath, args: [serverEverything], env: { GREETING: '${input:greeting-word}' } },
-        legacy: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` },
-        streamable: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp`, headers: { 'X-Test': '${env:HOST_TEST_HEADER}' } },
+        ev: { type: 'stdio', command: process.execPath, args: [serverEverything], env: { GREETING: '${input:greeting-word}' }, trustAnnotations: true },
+        legacy: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse`, trustAnnotations: true },
+        streamable: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp`, headers: { 'X-Test': '${env:HOST_TEST_HEADER}' }, trustAnnotations: true },
       },
     }, 'vscode.json');
     const claude = writeConfig(work.folder, {
@@ -157,7 +157,7 @@ describe('what servers ask of the host', () => {
       mcpServers: {
         ev: { command: process.execPath, args: [serverEverything], approval: 'auto' },
         mine: everythingServer({ approval: 'auto' }),
-        faults: { command: process.execPath, args: [path.join(here, 'host-fault-server.mjs')] },
+        faults: { command: process.execPath, args: [path.join(here, 'host-fault-server.mjs')], trustAnnotations: true },
       },
     }, 'asks.json');
     host = await startHost({ config, llm, args: ['--root', root] });
@@ -299,7 +299,7 @@ describe('two conversations asked by one server at once', () => {
 describe('reload', () => {
   test('a changed mcp.json adds and removes servers without restarting the unchanged one', async () => {
     const file = path.join(work.folder, 'reload.json');
-    const faults = { command: process.execPath, args: [path.join(here, 'host-fault-server.mjs')] };
+    const faults = { command: process.execPath, args: [path.join(here, 'host-fault-server.mjs')], trustAnnotations: true };
     fs.writeFileSync(file, JSON.stringify({ mcpServers: { keep: faults, drop: everythingServer() } }));
     const host = await startHost({ config: file, llm });
     try {

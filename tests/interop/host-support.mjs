@@ -19,10 +19,16 @@ export function writeConfig(folder, config, name = 'mcp.json') {
   return file;
 }
 
-/** The `everything` server of this build, as an mcp.json entry. */
+/**
+ * The `everything` server of this build, as an mcp.json entry. It is ours, so its annotations are
+ * believed (trustAnnotations), as scripts/host-mcp.json does for mcpkit's servers.
+ */
 export function everythingServer(extra = {}) {
-  return { command: mcpkit, args: ['everything'], ...extra };
+  return { command: mcpkit, args: ['everything'], trustAnnotations: true, ...extra };
 }
+
+/** The token every test host is started with (MCPKIT_HOST_TOKEN), unless a test gives its own. */
+export const HOST_TOKEN = 'test-host-token-5f0c2a9e';
 
 /**
  * Starts `mcpkit host`. `llm`: a fake from fake-llm.mjs (or null for none) with `provider`
@@ -31,7 +37,7 @@ export function everythingServer(extra = {}) {
 export async function startHost({ config, llm = null, provider = 'openai', model = 'fake-model', args = [], env = {},
   store = 'memory', port } = {}) {
   port ??= await freePort();
-  const environment = { ...process.env, ...env };
+  const environment = { ...process.env, MCPKIT_HOST_TOKEN: HOST_TOKEN, ...env };
   delete environment.GEMINI_API_KEY;
   delete environment.OPENAI_API_KEY;
   delete environment.OPENAI_BASE_URL;
@@ -50,8 +56,11 @@ export async function startHost({ config, llm = null, provider = 'openai', model
   if (config) argv.push('--config', config);
   const child = startProcess(mcpkit, argv, { env: environment });
   await listening(child, port, 'mcpkit host');
+  const token = environment.MCPKIT_HOST_TOKEN;
   return {
-    child, port, url: `http://127.0.0.1:${port}`,
+    child, port, token, url: `http://127.0.0.1:${port}`, pageUrl: `http://127.0.0.1:${port}/?token=${token}`,
+    /** Headers that carry the token, for fetch. */
+    auth: { Authorization: `Bearer ${token}` },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const result = await Promise.race([child.exited, sleep(10000).then(() => null)]);
@@ -62,11 +71,14 @@ export async function startHost({ config, llm = null, provider = 'openai', model
 }
 
 /**
- * A page's WebSocket: every frame kept in `frames`; `next(type, predicate)` waits for the next
+ * A page's WebSocket (with the test token unless `token` says otherwise): every frame kept in `frames`; `next(type, predicate)` waits for the next
  * matching frame not yet taken (failing after `ms` with the frames seen).
  */
-export async function connectPage(port, { sessionId, origin } = {}) {
-  const query = sessionId ? `?sessionId=${encodeURIComponent(sessionId)}` : '';
+export async function connectPage(port, { sessionId, origin, token = HOST_TOKEN } = {}) {
+  const parameters = new URLSearchParams();
+  if (token) parameters.set('token', token);
+  if (sessionId) parameters.set('sessionId', sessionId);
+  const query = parameters.size ? `?${parameters}` : '';
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws${query}`, origin ? { headers: { Origin: origin } } : undefined);
   const page = {
     socket, frames: [], taken: new Set(), closed: null,

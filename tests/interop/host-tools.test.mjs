@@ -12,10 +12,15 @@ import { startFakeLlm } from './fake-llm.mjs';
 import { chat, connectPage, everythingServer, startHost, workFolder, writeConfig } from './host-support.mjs';
 import { eventually, here } from './support.mjs';
 
+const serverEverything = path.join(here, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
 const work = workFolder();
 const stateFile = path.join(work.folder, 'flaky-state');
+// The fault server's tools say readOnlyHint; this test believes it (trustAnnotations), so they run
+// without a question.
 const faultServer = (extra = {}) => ({
-  command: process.execPath, args: [path.join(here, 'host-fault-server.mjs'), '--state', stateFile], ...extra,
+  command: process.execPath, args: [path.join(here, 'host-fault-server.mjs'), '--state', stateFile],
+  trustAnnotations: true, ...extra,
 });
 let llm;
 let host;
@@ -30,13 +35,21 @@ before(async () => {
       auto: everythingServer({ approval: 'auto', allowedTools: ['echo', 'greet'] }),
       limited: faultServer({ rateLimitPerMinute: 2 }),
       faults: faultServer({ timeoutMs: 2000, circuitBreaker: { failures: 3, resetMs: 4000 } }),
+      // The npm reference server: not ours, so its readOnlyHint (get-env says it) is not believed;
+      // and it sees the basic environment plus its own env, or everything with inheritEnv.
+      ev: { command: process.execPath, args: [serverEverything], env: { OWN_SETTING: 'mine' } },
+      evwide: { command: process.execPath, args: [serverEverything], inheritEnv: true, approval: 'auto' },
+      // "a" + "_write" and "a_" + "write" read alike as server__tool: each must stay its own.
+      a: faultServer({ args: [...faultServer().args, '--tool', '_write'] }),
+      a_: faultServer({ args: [...faultServer().args, '--tool', 'write'] }),
       slowstart: { command: 'sh', args: ['-c', 'echo booting the slow server >&2; sleep 30'], initTimeout: 700 },
       missing: { command: '/nonexistent/mcp-server' },
     },
   });
-  host = await startHost({ config, llm });
+  // Secrets the host holds: they must not reach its servers (OPENAI_API_KEY is set by startHost).
+  host = await startHost({ config, llm, env: { GITHUB_TOKEN: 'ghp_host_secret', LC_TIME: 'C.UTF-8' } });
   page = await connectPage(host.port);
-  await page.next('servers', (p) => ['everything', 'auto', 'faults', 'limited'].every(
+  await page.next('servers', (p) => ['everything', 'auto', 'faults', 'limited', 'ev', 'evwide', 'a', 'a_'].every(
     (name) => p.servers.find((s) => s.name === name)?.state === 'ready'));
 });
 
@@ -99,12 +112,79 @@ describe('approval', () => {
     assert.match(resultText(lastCompleted()), /Di/);
   });
 
-  test('read-only tools and "approval": "auto" servers run without asking', async () => {
+  test('read-only tools of servers marked trustAnnotations and "approval": "auto" servers run without asking', async () => {
     const asked = page.frames.filter((f) => f.type === 'approval_request').length;
     await chat(page, 'call everything__echo {"text":"read-only"}');
     await chat(page, 'call auto__greet {"name":"Eve"}');
     assert.equal(page.frames.filter((f) => f.type === 'approval_request').length, asked);
     assert.match(resultText(lastCompleted()), /Eve/);
+  });
+
+  test('annotations do not grant trust: a read-only tool of any other server asks', async () => {
+    page.send('message', { text: 'call ev__get-env {}' });
+    const ask = await page.next('approval_request');
+    assert.equal(ask.tool, 'ev__get-env');
+    page.send('approval', { callId: ask.callId, decision: 'once' });
+    assert.equal((await page.next('turn', (p) => p.state !== 'started')).state, 'finished');
+  });
+
+  test("a server sees a basic environment and its own env, never the host's keys (inheritEnv: everything)", async () => {
+    // The call just made: ev's environment.
+    const seen = JSON.parse(resultText(lastCompleted()));
+    assert.equal(seen.OWN_SETTING, 'mine', 'its own env');
+    assert.ok(seen.PATH && seen.HOME, 'PATH and HOME');
+    assert.equal(seen.LC_TIME, 'C.UTF-8', 'LC_*');
+    assert.equal(seen.GITHUB_TOKEN, undefined, JSON.stringify(Object.keys(seen)));
+    assert.equal(seen.OPENAI_API_KEY, undefined);
+    assert.equal(seen.MCPKIT_HOST_TOKEN, undefined, "the page's token");
+    await chat(page, 'call evwide__get-env {}');
+    const wide = JSON.parse(resultText(lastCompleted()));
+    assert.equal(wide.GITHUB_TOKEN, 'ghp_host_secret', 'inheritEnv: true passes everything');
+  });
+
+  test('"always allow" holds for the tool the user saw: redefined, it asks again and says what changed', async () => {
+    page.send('message', { text: 'call faults__note {"text":"one"}' });
+    const first = await page.next('approval_request');
+    assert.equal(first.changed, undefined);
+    page.send('approval', { callId: first.callId, decision: 'always' });
+    await page.next('turn', (p) => p.state !== 'started');
+    const asked = page.frames.filter((f) => f.type === 'approval_request').length;
+    await chat(page, 'call faults__note {"text":"two"}');
+    assert.equal(page.frames.filter((f) => f.type === 'approval_request').length, asked, 'always allowed');
+    assert.match(resultText(lastCompleted()), /noted: two/);
+    await chat(page, 'call faults__redefine_note {}');
+    // The server says its tools changed; the host reads the new definition.
+    await page.next('servers', (p) => p.servers.find((s) => s.name === 'faults')?.tools
+      .some((t) => t.name === 'note' && /IGNORE THE USER/.test(t.description)));
+    page.send('message', { text: 'call faults__note {"text":"three","key":"stolen"}' });
+    const again = await page.next('approval_request');
+    assert.deepEqual(again.changed, ['description', 'input schema']);
+    assert.equal(again.previousDescription, 'Writes a note');
+    assert.match(again.description, /IGNORE THE USER/);
+    page.send('approval', { callId: again.callId, decision: 'deny' });
+    await page.next('turn', (p) => p.state !== 'started');
+    assert.match(resultText(lastCompleted()), /declined/);
+  });
+
+  test('two servers whose names would meet ("a" + "_write", "a_" + "write") each keep their own tool', async () => {
+    const servers = page.frames.filter((f) => f.type === 'servers').at(-1).payload.servers;
+    const named = (server, tool) => servers.find((s) => s.name === server).tools.find((t) => t.name === tool).qualifiedName;
+    const first = named('a', '_write');
+    const second = named('a_', 'write');
+    assert.notEqual(first, second);
+    assert.ok(!servers.some((s) => s.warnings), 'no collision to report');
+    const pid = async (server) => {
+      await chat(page, `call ${named(server, 'pid')} {}`);
+      return resultText(lastCompleted());
+    };
+    const [pidA, pidB] = [await pid('a'), await pid('a_')];
+    for (const [name, expected] of [[first, `_write of ${pidA}`], [second, `write of ${pidB}`]]) {
+      page.send('message', { text: `call ${name} {}` });
+      const ask = await page.next('approval_request');
+      page.send('approval', { callId: ask.callId, decision: 'once' });
+      await page.next('turn', (p) => p.state !== 'started');
+      assert.equal(resultText(lastCompleted()), expected, name);
+    }
   });
 
   test('an answer for a call nobody waits for is refused with a clear error', async () => {
@@ -188,7 +268,7 @@ describe('servers that misbehave', () => {
     let health;
     // It is started again with backoff, so /health may catch it starting.
     assert.ok(await eventually(async () => {
-      health = await (await fetch(`${host.url}/health`)).json();
+      health = await (await fetch(`${host.url}/health`, { headers: host.auth })).json();
       return health.servers.find((s) => s.name === 'slowstart').state === 'failed';
     }, 10000));
     assert.match(health.servers.find((s) => s.name === 'slowstart').error, /did not start within 700 ms/);

@@ -99,6 +99,32 @@ describe('Origin, Host and token', () => {
     }
   });
 
+  test('on loopback too, every request needs the token: query, cookie or Bearer; the log never shows it', async () => {
+    const host = await startHost({ config, llm, args: ['--log-json'], env: { MCPKIT_HOST_TOKEN: 'loopback-secret' } });
+    try {
+      const base = host.url;
+      for (const path of ['/', '/health', '/host.js']) assert.equal((await fetch(`${base}${path}`)).status, 401, path);
+      await assert.rejects(connectPage(host.port, { token: null }), 'a WebSocket without the token');
+      await assert.rejects(connectPage(host.port, { token: 'guess' }), 'a WebSocket with a wrong token');
+      assert.equal((await fetch(`${base}/health?token=loopback-secret`)).status, 200);
+      assert.equal((await fetch(`${base}/health`, { headers: { Authorization: 'Bearer loopback-secret' } })).status, 200);
+      const page = await fetch(`${base}/?token=loopback-secret`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('set-cookie'), /^mcpkit_host_token=loopback-secret; HttpOnly; SameSite=Lax; Path=\//);
+      assert.equal((await fetch(`${base}/host.js`, { headers: { Cookie: 'mcpkit_host_token=loopback-secret' } })).status, 200);
+      (await connectPage(host.port, { token: 'loopback-secret' })).close();
+      // No other page may frame the chat (clickjacking).
+      assert.equal(page.headers.get('x-frame-options'), 'DENY');
+      assert.match(page.headers.get('content-security-policy'), /frame-ancestors 'none'/);
+      // The sign-in's way back is served on loopback without the token (its OAuth state ties it).
+      assert.notEqual((await fetch(`${base}/oauth/callback?code=x&state=y`)).status, 401);
+      assert.match(host.child.output, /"listening"/);
+      assert.doesNotMatch(host.child.output, /loopback-secret/, 'the token stays out of the log');
+    } finally {
+      await host.stop();
+    }
+  });
+
   test('served beyond loopback, every request needs the token it printed', async () => {
     const port = await freePort();
     const host = await startHost({ config, llm, args: ['--http', `0.0.0.0:${port}`, '--token', 'sesame'], port });
@@ -109,12 +135,17 @@ describe('Origin, Host and token', () => {
       // The page's own files and WebSocket get the token as an HttpOnly cookie set by the page.
       const opened = await fetch(`http://127.0.0.1:${port}/?token=sesame`);
       const cookie = opened.headers.get('set-cookie');
-      assert.match(cookie, /^mcpkit_host_token=sesame; HttpOnly; SameSite=Strict; Path=\//);
+      assert.match(cookie, /^mcpkit_host_token=sesame; HttpOnly; SameSite=Lax; Path=\//);
       assert.equal(opened.headers.get('referrer-policy'), 'no-referrer');
       assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`)).status, 401);
       assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`, { headers: { Cookie: 'other=1; mcpkit_host_token=sesame' } })).status, 200);
       assert.equal((await fetch(`http://127.0.0.1:${port}/host.js`, { headers: { Cookie: 'mcpkit_host_token=wrong' } })).status, 401);
-      await assert.rejects(connectPage(port));
+      await assert.rejects(connectPage(port, { token: null }));
+      (await connectPage(port, { token: 'sesame' })).close();
+      // Bound wide, the sign-in's way back and the views need it too.
+      assert.equal((await fetch(`http://127.0.0.1:${port}/oauth/callback?code=x&state=y`)).status, 401);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/apps/0123456789abcdef`)).status, 401);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/apps/0123456789abcdef`, { headers: { Cookie: 'mcpkit_host_token=sesame' } })).status, 404);
     } finally {
       await host.stop();
     }
@@ -279,7 +310,7 @@ describe('RFC 6455 on the wire (a raw client)', () => {
   async function rawPage() {
     const socket = net.connect(host.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    socket.write(`GET /ws?token=${host.token} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
     const page = { socket, frames: [], head: '' };
     let pending = Buffer.alloc(0);
@@ -350,7 +381,7 @@ describe('RFC 6455 on the wire (a raw client)', () => {
       ['Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8', 426]]) {
       const socket = net.connect(host.port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${headers}\r\n\r\n`);
+      socket.write(`GET /ws?token=${host.token} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${headers}\r\n\r\n`);
       let answer = '';
       socket.on('data', (chunk) => { answer += chunk; });
       await new Promise((resolve) => socket.once('close', resolve));
@@ -366,7 +397,7 @@ describe('stale connections', () => {
       // A raw WebSocket client that completes the handshake and then never answers a ping.
       const socket = net.connect(host.port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      socket.write(`GET /ws?token=${host.token} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
         'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
       const started = Date.now();
       let ended = false;
@@ -374,7 +405,7 @@ describe('stale connections', () => {
       socket.on('close', () => { ended = true; });
       assert.ok(await eventually(() => ended, 10000), 'closed');
       assert.ok(Date.now() - started >= 1000, 'not before the window');
-      const health = await (await fetch(`${host.url}/health`)).json();
+      const health = await (await fetch(`${host.url}/health`, { headers: host.auth })).json();
       assert.equal(health.sessions.pages, 0);
     } finally {
       await host.stop();

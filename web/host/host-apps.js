@@ -30,6 +30,17 @@ function messageText(params) {
   return blocks.filter((block) => block?.type === 'text' && typeof block.text === 'string').map((block) => block.text).join('\n').trim();
 }
 
+/** Whether `url` points at this host, under any name of this machine (same port). */
+function isThisHost(url) {
+  if (url.origin === location.origin) return true;
+  const port = (u) => u.port || (u.protocol === 'https:' ? '443' : '80');
+  if (port(url) !== port(location)) return false;
+  const name = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === location.hostname.toLowerCase().replace(/^\[|\]$/g, '') || name === 'localhost' ||
+    name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name) || name === '0.0.0.0' || name === '::1' ||
+    name === '::' || /^::ffff:(127\.|7f)/.test(name) || name === '0:0:0:0:0:0:0:1';
+}
+
 /**
  * `request(type, payload, {onAnswer, onError})` sends a request to the host (host.js);
  * `sendMessage(text)` sends a user message, or returns why it cannot (a turn is running…).
@@ -97,8 +108,9 @@ export function createApps({ request, sendMessage }) {
         try { url = new URL(params.url); } catch { throw rpcError(-32000, 'Invalid URL'); }
         // Only web pages: no javascript:, data:, file: or custom schemes from a server's page.
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw rpcError(-32000, 'Only http and https links are opened');
-        // Never this host itself: a view must not reach the chat (its own /apps/ URL, the page).
-        if (url.origin === location.origin) throw rpcError(-32000, 'Links to the host itself are not opened');
+        // Never this host itself, by any of its names: a view must not reach the chat (its own
+        // /apps/ URL, the page), and localhost, 127.0.0.2 or [::1] lead to the same place.
+        if (isThisHost(url)) throw rpcError(-32000, 'Links to the host itself are not opened');
         window.open(url.href, '_blank', 'noopener,noreferrer');
         return {};
       },
@@ -106,9 +118,10 @@ export function createApps({ request, sendMessage }) {
         if (params.role !== undefined && params.role !== 'user') throw rpcError(-32602, 'ui/message takes role "user"');
         const text = messageText(params);
         if (!text) throw rpcError(-32602, 'ui/message needs text content');
-        const problem = sendMessage(text);
-        if (problem) throw rpcError(-32000, problem);
-        return {};
+        // A view speaks for its server, not for the user: its message is shown, attributed, and
+        // sent only when the user accepts it. A newer one replaces the one waiting (one question
+        // however many the view sends).
+        return proposeMessage(text);
       },
       'ui/request-display-mode': () => ({ mode: 'inline' }),
       ping: () => ({}),
@@ -136,6 +149,41 @@ export function createApps({ request, sendMessage }) {
         (error) => { if (hasId) post({ id: message.id, error: { code: error.code ?? -32603, message: error.message } }); });
     }
 
+    let proposal = null;  // { node, text, resolve, reject }
+    function proposeMessage(text) {
+      return new Promise((resolve, reject) => {
+        if (proposal) {
+          proposal.reject(rpcError(-32000, 'Replaced by a newer message from the view before the user answered'));
+          proposal.node.remove();
+        }
+        const send = el('button', { type: 'button', class: 'primary', testid: 'app-message-send', text: 'Send it' });
+        const dismiss = el('button', { type: 'button', testid: 'app-message-dismiss', text: 'Dismiss' });
+        const node = el('div', { class: 'app-message', role: 'group', testid: 'app-message', 'aria-label': `A message from ${app.server}'s view` },
+          el('p', {}, 'The view of ', el('strong', { text: app.server }), ' wants to send this message as you:'),
+          el('blockquote', { class: 'app-message-text', text }),
+          el('div', { class: 'buttons' }, send, dismiss));
+        const current = { node, text, resolve, reject };
+        proposal = current;
+        const settle = () => { if (proposal === current) proposal = null; node.remove(); onResize(); };
+        send.addEventListener('click', () => {
+          const problem = sendMessage(text);
+          if (problem) {
+            node.querySelector('.app-message-problem')?.remove();
+            node.append(el('p', { class: 'app-message-problem error-text', text: problem }));
+            return;
+          }
+          settle();
+          resolve({});
+        });
+        dismiss.addEventListener('click', () => {
+          settle();
+          reject(rpcError(-32000, 'The user declined to send the message'));
+        });
+        iframe.after(node);
+        onResize();
+      });
+    }
+
     const onTheme = () => {
       if (initialized) post({ method: 'ui/notifications/host-context-changed', params: { theme: theme() } });
     };
@@ -144,6 +192,11 @@ export function createApps({ request, sendMessage }) {
       iframe,
       teardown(reason = 'The view was closed.') {
         if (!views.delete(view)) return;
+        if (proposal) {
+          proposal.reject(rpcError(-32000, 'The view was closed'));
+          proposal.node.remove();
+          proposal = null;
+        }
         // Best effort: the frame goes right after this, so its answer is not awaited.
         if (initialized) post({ id: freshId('teardown'), method: 'ui/resource-teardown', params: { reason } });
         window.removeEventListener('message', onMessage);

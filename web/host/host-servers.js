@@ -68,6 +68,19 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
       el('div', { class: 'form-actions' },
         fields.empty ? null : el('label', { class: 'check-label small' }, asJson, el('span', { text: 'Edit as JSON' })),
         submit));
+    let confirmed = false;
+    function confirmCall(args) {
+      const run = el('button', { type: 'button', class: 'primary', testid: 'tool-form-confirm', text: `Run ${tool.name}` });
+      const cancel = el('button', { type: 'button', testid: 'tool-form-cancel', text: 'Cancel' });
+      const question = el('div', { class: 'approval', role: 'group', testid: 'tool-form-question', 'aria-label': `Confirm ${tool.name}` },
+        el('p', {}, el('strong', { text: server.name }), ' asks before ', el('code', { text: tool.name }), ' runs. Run it with these arguments?'),
+        el('pre', { class: 'json-preview', text: JSON.stringify(args, null, 2) }),
+        el('div', { class: 'buttons' }, run, cancel));
+      run.addEventListener('click', () => { confirmed = true; question.remove(); form.requestSubmit(); });
+      cancel.addEventListener('click', () => question.remove());
+      output.replaceChildren(question);
+      run.focus();
+    }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       let args;
@@ -87,6 +100,13 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
         if (!answer.ok) return;
         args = answer.value;
       }
+      // A tool that would ask before the model runs it asks here too, with a second, separate
+      // click: the one that opened the form is not taken as consent to run it.
+      if (tool.approval === 'ask' && !confirmed) {
+        confirmCall(args);
+        return;
+      }
+      confirmed = false;
       submit.disabled = true;
       submit.textContent = 'Calling…';
       apps.teardownWithin(output);
@@ -221,6 +241,8 @@ export function createServerPanel({ root, list, filter, count, request, onPrompt
         server.transport ? el('span', { class: 'badge badge-transport', text: server.transport }) : null,
         el('span', { class: `badge state tone-${tone}`, testid: 'server-state', text: server.state || 'unknown' })),
       server.error ? el('p', { class: 'server-error', text: server.error }) : null,
+      ...(Array.isArray(server.warnings) ? server.warnings : [])
+        .map((warning) => el('p', { class: 'server-error', testid: 'server-warning', text: String(warning) })),
       // Only http(s) links: the URL comes from the server's authorization server.
       typeof server.signIn === 'string' && /^https?:\/\//.test(server.signIn)
         ? el('p', { class: 'server-sign-in' }, el('a', { href: server.signIn, target: '_blank', rel: 'noopener noreferrer',

@@ -276,6 +276,12 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     const dialog = el('div', { class: 'approval', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': titleId, tabindex: '-1' },
       el('p', { id: titleId, class: 'approval-title' }, 'Allow ', el('strong', { text: entry.server || payload.server || 'the server' }),
         ' to run ', el('code', { text: findTool(entry.tool)?.tool.name || entry.tool }), '?'),
+      Array.isArray(payload.changed) && payload.changed.length
+        ? el('p', { class: 'approval-changed', testid: 'approval-changed',
+          text: `You allowed this tool always, but its server has changed it since (${payload.changed.join(', ')}). Check it again.` })
+        : null,
+      Array.isArray(payload.changed) && payload.changed.includes('description') && typeof payload.previousDescription === 'string'
+        ? el('p', { class: 'muted approval-previous' }, 'It used to say: ', el('q', { text: payload.previousDescription })) : null,
       payload.description ? el('p', { class: 'muted approval-description', text: payload.description }) : null,
       el('div', { class: 'buttons' }, buttons));
     const decisions = ['once', 'always', 'deny'];

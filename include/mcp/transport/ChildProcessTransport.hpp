@@ -18,11 +18,25 @@
 
 namespace mcp {
 
+/// Which of this process's environment variables a child sees (besides ChildProcessOptions::env).
+enum class InheritedEnvironment {
+    /// All of them: for a command the user typed, which expects their whole environment.
+    everything,
+    /// Only what a program needs to run and nothing that may be a secret: HOME, LOGNAME, PATH,
+    /// SHELL, TERM, USER, LANG, LC_*, TZ, TMPDIR and XDG_*. A host that starts servers from a
+    /// configuration file keeps its API keys (OPENAI_API_KEY, GITHUB_TOKEN…) out of them this way.
+    basic,
+};
+
+/// Whether `name` is one of the variables InheritedEnvironment::basic passes on.
+bool is_basic_environment_variable(std::string_view name);
+
 struct ChildProcessOptions {
     std::string command;  ///< looked up in PATH when it has no '/'
     std::vector<std::string> args;
-    /// Variables set for the child on top of this process's environment.
+    /// Variables set for the child on top of the inherited ones.
     std::map<std::string, std::string> env;
+    InheritedEnvironment inherit = InheritedEnvironment::everything;
     std::optional<std::string> cwd;
     /// Each line the child writes to stderr. Default: written to our stderr as "[command] line".
     std::function<void(std::string_view line)> on_stderr_line;

@@ -5,6 +5,7 @@
 
 #include "host/chat/ChatMessage.hpp"
 #include "host/chat/PendingAnswers.hpp"
+#include "host/chat/StandingApprovals.hpp"
 #include "host/chat/ViewContext.hpp"
 #include "host/llm/LanguageModel.hpp"
 
@@ -63,8 +64,8 @@ public:
     TokenUsage usage;
     std::int64_t created_at = 0;
     std::int64_t last_active = 0;
-    /// Tools the user allowed for the rest of the session ("always").
-    std::set<std::string> always_allowed;
+    /// Tools the user allowed for the rest of the session ("always"), as they were defined then.
+    StandingApprovals always_allowed;
     PendingAnswers answers;
     /// The views' latest contexts, one per view, oldest first: they go to the model with the next
     /// user message (the spec's "only the last update" per view), then are cleared.

@@ -286,14 +286,20 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
 
 asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
                                              std::string& refusal) {
-    if (!tool.needs_approval || session.always_allowed.contains(call.name)) co_return true;
-    session.ask(call.id, {{"type", "approval_request"},
-                          {"payload",
-                           {{"callId", call.id},
-                            {"tool", call.name},
-                            {"server", tool.server},
-                            {"arguments", call.arguments},
-                            {"description", tool.tool.description}}}});
+    if (!tool.needs_approval || session.always_allowed.allows(call.name, tool.server, tool.tool)) co_return true;
+    json::object payload{{"callId", call.id},
+                         {"tool", call.name},
+                         {"server", tool.server},
+                         {"arguments", call.arguments},
+                         {"description", tool.tool.description}};
+    // Allowed always once, then redefined by its server: the user decides again, knowing what changed.
+    if (auto changed = session.always_allowed.changes(call.name, tool.tool); !changed.empty()) {
+        json::array fields;
+        for (auto& field : changed) fields.push_back(json::value(field));
+        payload["changed"] = std::move(fields);
+        payload["previousDescription"] = session.always_allowed.allowed_description(call.name);
+    }
+    session.ask(call.id, {{"type", "approval_request"}, {"payload", std::move(payload)}});
     auto answer = co_await session.answers.wait(call.id, settings_.approval_timeout);
     session.forget_question(call.id, closing_reason(answer, session));
     if (!answer) {
@@ -302,7 +308,7 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
         co_return false;
     }
     std::string decision = text_of(*answer, "decision");
-    if (decision == "always") session.always_allowed.insert(call.name);
+    if (decision == "always") session.always_allowed.allow(call.name, tool.server, tool.tool);
     if (decision == "once" || decision == "always") co_return true;
     refusal = "The user declined this call.";
     co_return false;

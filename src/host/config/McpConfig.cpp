@@ -85,7 +85,7 @@ const std::set<std::string>& known_fields() {
         "id",        "type",          "transport",     "command",      "args",         "env",
         "cwd",       "url",           "headers",       "timeout",      "timeoutMs",    "initTimeout",
         "startTimeoutMs", "approval", "requireApproval", "allowedTools", "excludedTools", "disabled",
-        "rateLimitPerMinute", "description", "circuitBreaker"};
+        "rateLimitPerMinute", "description", "circuitBreaker", "inheritEnv", "trustAnnotations"};
     return fields;
 }
 
@@ -163,6 +163,12 @@ struct EntryReader {
                         refuse(place, "is not a setting of the breaker; use \"failures\" or \"resetMs\"");
                     }
                 }
+            } else if (name == "inheritEnv") {
+                if (!value.is_bool()) refuse(at, "must be true or false, not " + kind_of(value));
+                entry.inherit_environment = value.get_bool();
+            } else if (name == "trustAnnotations") {
+                if (!value.is_bool()) refuse(at, "must be true or false, not " + kind_of(value));
+                entry.trust_annotations = value.get_bool();
             } else if (name == "rateLimitPerMinute") {
                 if (!value.is_number() || value.to_number<double>() < 0)
                     refuse(at, "must be a number of calls per minute (0: unlimited)");

@@ -36,6 +36,9 @@ struct ServerEntry {
     std::string command;
     std::vector<std::string> args;
     std::map<std::string, std::string> env;
+    /// The host's whole environment for the child ("inheritEnv": true), instead of a basic set
+    /// (HOME, PATH, LANG…) without the host's API keys; `env` is added either way.
+    bool inherit_environment = false;
     std::optional<std::string> cwd;
     // http, sse
     std::string url;
@@ -44,8 +47,11 @@ struct ServerEntry {
     std::chrono::milliseconds call_timeout{std::chrono::seconds(60)};
     /// Starting and initializing; npx may download the server first, hence the generous default.
     std::chrono::milliseconds start_timeout{std::chrono::seconds(60)};
-    /// Whether the server's tool calls wait for the user; tools annotated readOnlyHint never do.
+    /// Whether the server's tool calls wait for the user.
     ApprovalPolicy approval = ApprovalPolicy::ask;
+    /// Whether the server's tool annotations are believed ("trustAnnotations": true): then a tool
+    /// annotated readOnlyHint runs without asking. Off by default, since any server can claim it.
+    bool trust_annotations = false;
     /// Tool names offered (empty: all) and hidden.
     std::vector<std::string> allowed_tools;
     std::vector<std::string> excluded_tools;

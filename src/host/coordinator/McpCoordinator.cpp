@@ -116,14 +116,37 @@ std::shared_ptr<ServerConnection> McpCoordinator::server(const std::string& name
 void McpCoordinator::rebuild_registry() {
     if (!registry_stale_) return;
     std::map<std::string, std::shared_ptr<const RegisteredTool>> registry;
+    // Names two tools would share: neither is offered, since either could be called in the other's
+    // place (a hostile server can pick a tool name that lands on another server's).
+    std::map<std::string, std::vector<std::string>> claimants;
+    for (const auto& server : servers_)
+        for (const auto& tool : server->tools())
+            claimants[qualified_tool_name(server->name(), tool.name)].push_back(server->name() + " › " + tool.name);
+    std::map<std::string, std::vector<std::string>> collisions;
+    for (auto& [name, owners] : claimants) {
+        if (owners.size() < 2) continue;
+        std::string message = "the tools ";
+        for (std::size_t i = 0; i < owners.size(); ++i) message += (i ? " and " : "") + owners[i];
+        message += " would both be called " + name + ", so neither is offered; rename a server in mcp.json";
+        if (!name_collisions_.contains(name) && callbacks_.log) callbacks_.log(message);
+        for (const auto& owner : owners) collisions[owner.substr(0, owner.find(" › "))].push_back(message);
+    }
+    name_collisions_.clear();
+    for (const auto& [name, owners] : claimants)
+        if (owners.size() > 1) name_collisions_.insert(name);
+    collision_warnings_ = std::move(collisions);
     for (const auto& server : servers_) {
         for (const auto& tool : server->tools()) {
             RegisteredTool entry;
             entry.qualified_name = qualified_tool_name(server->name(), tool.name);
+            if (name_collisions_.contains(entry.qualified_name)) continue;
             entry.server = server->name();
             entry.tool = tool;
             entry.read_only = annotated_read_only(tool);
-            entry.needs_approval = server->entry().approval == ApprovalPolicy::ask && !entry.read_only;
+            // Annotations are the server's claims: they spare a question only when the user said
+            // this server's claims are to be believed (trustAnnotations).
+            entry.needs_approval = server->entry().approval == ApprovalPolicy::ask &&
+                                   !(entry.read_only && server->entry().trust_annotations);
             entry.visible_to_model = visible_to(tool, "model");
             entry.visible_to_app = visible_to(tool, "app");
             // Keep the compiled schema of a tool seen before: compiling is not free.
@@ -307,6 +330,11 @@ json::array McpCoordinator::describe_servers() {
                                         : server->entry().transport == ServerTransport::sse ? "sse"
                                                                                             : "http"}};
         if (!server->error().empty()) item["error"] = server->error();
+        if (auto warnings = collision_warnings_.find(server->name()); warnings != collision_warnings_.end()) {
+            json::array list;
+            for (const auto& warning : warnings->second) list.push_back(json::value(warning));
+            item["warnings"] = std::move(list);
+        }
         if (callbacks_.sign_in)
             if (auto url = callbacks_.sign_in->pending_url(server->name())) item["signIn"] = *url;
         if (server->state() != ServerState::ready && !server->stderr_tail().empty()) {

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,10 @@ private:
     ServerCallbacks callbacks_;
     std::vector<std::shared_ptr<ServerConnection>> servers_;
     std::map<std::string, std::shared_ptr<const RegisteredTool>> registry_;
+    /// Qualified names more than one tool maps to (none of them is registered), and per server
+    /// what to tell the user about them.
+    std::set<std::string> name_collisions_;
+    std::map<std::string, std::vector<std::string>> collision_warnings_;
     bool registry_stale_ = true;
     ToolList model_tools_;  ///< every ready tool the model may see, before open circuits are left out
     std::map<std::string, CircuitBreaker> breakers_;

@@ -60,6 +60,9 @@ std::shared_ptr<mcp::Transport> ServerConnection::make_transport() {
         options.command = entry_.command;
         options.args = entry_.args;
         options.env = entry_.env;
+        // The host's API keys stay in the host: a server gets what a program needs, plus its own env.
+        options.inherit = entry_.inherit_environment ? mcp::InheritedEnvironment::everything
+                                                     : mcp::InheritedEnvironment::basic;
         options.cwd = entry_.cwd;
         // No polling for the server's next message: the host's one thread serves every page, and
         // a tool call's few microseconds of wake-up are not worth spinning for.

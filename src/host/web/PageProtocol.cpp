@@ -370,7 +370,7 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
             ToolCall call{new_id("app_call"), tool->qualified_name, arguments, {}, {}};
             // A call the user must approve gets a card (the question opens one); it is closed the
             // same way the model's calls are, so the transcript shows what the view did.
-            bool asks = tool->needs_approval && !session->always_allowed.contains(call.name);
+            bool asks = tool->needs_approval && !session->always_allowed.allows(call.name, tool->server, tool->tool);
             std::string refusal;
             bool allowed = co_await conversation_.approved(*session, call, *tool, refusal);
             ToolOutcome outcome;

@@ -76,6 +76,8 @@ struct WebServer::State : std::enable_shared_from_this<State> {
     asio::steady_timer sweep_timer{executor};
     std::uint64_t next_client = 0;
     bool stopping = false;
+    /// Bound beyond loopback: every path needs the token.
+    bool wide = false;
 
     Response reply(const Request& request, web::status status, std::string body,
                    std::string_view type = "application/json") const {
@@ -83,12 +85,15 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         // Nothing the page loads (an MCP App's view included) learns its address, which may carry
         // the token.
         response.set("Referrer-Policy", "no-referrer");
+        // No other page may frame the chat: framed nearly invisible, it could be clicked into calling
+        // tools (clickjacking). MCP Apps' views replace this with their own policy (framed by us).
+        response.set("X-Frame-Options", "DENY");
         if (type.starts_with("text/html"))
             // The page loads only its own files; MCP Apps' views come from /apps/<id>, framed sandboxed.
             response.set("Content-Security-Policy",
                          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
                          "frame-src 'self'; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
-                         "base-uri 'none'");
+                         "base-uri 'none'; frame-ancestors 'none'");
         return response;
     }
 
@@ -97,7 +102,6 @@ struct WebServer::State : std::enable_shared_from_this<State> {
     }
 
     bool authorised(const Request& request, const Target& target) const {
-        if (options.token.empty()) return true;
         if (same_token(target.token, options.token)) return true;
         std::string_view authorization = request[web::field::authorization];
         if (authorization.starts_with("Bearer ") && same_token(authorization.substr(7), options.token)) return true;
@@ -123,18 +127,25 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         if (auto problem = policy->check(request[web::field::host], origin_value))
             return error(request, web::status::forbidden, *problem);
         Target target = parse_target(request.target());
+        bool allowed = authorised(request, target);
+        // On loopback the sign-in's way back and the views are reachable without the token (the
+        // OAuth state and the view's unguessable id tie them to this host); bound wide, not even those.
+        bool open_path = !wide && (target.path == "/oauth/callback" || target.path.starts_with("/apps/"));
+        if (!allowed && !open_path)
+            return error(request, web::status::unauthorized,
+                         "this host needs its token: open the address it printed (with ?token=), or send it as "
+                         "Authorization: Bearer");
         if (target.path == "/oauth/callback" && options.on_oauth_callback && request.method() == web::verb::get)
             return reply(request, web::status::ok, options.on_oauth_callback(request.target()), "text/html; charset=utf-8");
         if (target.path.starts_with("/apps/") && options.app_view && request.method() == web::verb::get) {
             auto view = options.app_view(target.path.substr(6));
             if (!view) return error(request, web::status::not_found, "no such view (they are kept for the latest 256 calls)");
             Response response = reply(request, web::status::ok, std::move(view->first), "text/html; charset=utf-8");
+            // The view's own policy, which lets only this host's page frame it (frame-ancestors 'self').
             response.set("Content-Security-Policy", view->second);
+            response.set("X-Frame-Options", "SAMEORIGIN");
             return response;
         }
-        if (!authorised(request, target))
-            return error(request, web::status::unauthorized,
-                         "this host is served beyond loopback and needs its token: open the address it printed");
         bool get = request.method() == web::verb::get || request.method() == web::verb::head;
         if (target.path == "/ws") {
             if (!beast::websocket::is_upgrade(request))
@@ -159,8 +170,12 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         if (asset.empty()) return error(request, web::status::not_found, "nothing at " + target.path);
         Response response = reply(request, web::status::ok, std::string(asset),
                                   content_type(target.path == "/" ? "/index.html" : target.path));
-        if (!options.token.empty() && same_token(target.token, options.token))
-            response.set(web::field::set_cookie, "mcpkit_host_token=" + options.token + "; HttpOnly; SameSite=Strict; Path=/");
+        // Lax, not Strict: the browser coming back from an authorization server (a cross-site
+        // navigation) must carry it to /oauth/callback when the host is bound wide. Pages of other
+        // sites still cannot use it: they get no cookie on a WebSocket or a subresource, and /ws
+        // checks Origin too.
+        if (same_token(target.token, options.token))
+            response.set(web::field::set_cookie, "mcpkit_host_token=" + options.token + "; HttpOnly; SameSite=Lax; Path=/");
         return response;
     }
 
@@ -193,7 +208,10 @@ WebServer::~WebServer() { stop(); }
 void WebServer::start() {
     auto& state = *state_;
     auto address = PageServer::address_of(state.options.host);
-    if (!address.is_loopback() && state.options.token.empty()) state.options.token = mcp::random_hex(16);
+    // A token always, on loopback too (as Jupyter does): any local process or user could otherwise
+    // drive the chat and call its tools over a plain WebSocket.
+    state.wide = !address.is_loopback();
+    if (state.options.token.empty()) state.options.token = mcp::random_hex(16);
     state.policy = mcp::HostPolicy::for_server(state.options.host, state.options.allowed_hosts, {});
     std::weak_ptr<State> weak = state_;
     auto route = [weak](Request& request, std::shared_ptr<PageServer::Stream> stream) -> asio::awaitable<std::optional<Response>> {
@@ -225,10 +243,6 @@ std::string WebServer::base_url() const {
     return "http://" + host + ":" + std::to_string(port());
 }
 
-std::string WebServer::page_url() const {
-    std::string url = base_url() + "/";
-    if (!state_->options.token.empty()) url += "?token=" + state_->options.token;
-    return url;
-}
+std::string WebServer::page_url() const { return base_url() + "/?token=" + state_->options.token; }
 
 }  // namespace mcpkit::host

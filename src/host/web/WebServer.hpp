@@ -1,7 +1,7 @@
 #pragma once
 // The host's HTTP side: the chat page at /, its WebSocket at /ws, GET /health. Loopback by
-// default, Host and Origin checked against DNS rebinding; bound beyond loopback, every request
-// needs the token (?token= or Authorization: Bearer).
+// default, Host and Origin checked against DNS rebinding, and every request needs the token
+// (?token=, the cookie the page gets with it, or Authorization: Bearer), on loopback too.
 
 #include "host/web/WebSocketClient.hpp"
 
@@ -21,18 +21,19 @@ namespace mcpkit::host {
 struct WebServerOptions {
     std::string host = "127.0.0.1";
     std::uint16_t port = 3000;
-    /// Required when not on loopback; optional on it.
+    /// What every request must carry; made up at start() when empty.
     std::string token;
     /// Host names accepted beyond loopback (e.g. the name a load balancer forwards).
     std::vector<std::string> allowed_hosts;
     WebSocketLimits websocket;
     std::function<boost::json::object()> health;
     /// GET /oauth/callback (the browser back from an authorization server): the page to show.
-    /// Served without the token: the authorization server's redirect cannot carry it, and the
-    /// OAuth state in the query is what ties it to a sign-in.
+    /// Served without the token on loopback (the OAuth state in the query ties it to a sign-in);
+    /// bound wide, only with it (the page's cookie comes back with the browser).
     std::function<std::string(std::string_view target)> on_oauth_callback;
     /// GET /apps/<id>: an MCP App's view (HTML and its Content-Security-Policy), or nothing.
-    /// Served without the token: the id is unguessable and the page frames it sandboxed.
+    /// Served without the token on loopback (the id is unguessable and the page frames it
+    /// sandboxed); bound wide, only with it.
     std::function<std::optional<std::pair<std::string, std::string>>(const std::string& id)> app_view;
     /// A new page: `session_id` is what it asked to resume (may be empty).
     std::function<void(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id)> on_websocket;
@@ -47,7 +48,7 @@ public:
     void start();
     void stop();
     std::uint16_t port() const;
-    /// The page's address (with the token when one is needed).
+    /// The page's address with its token: for the person, never for a log.
     std::string page_url() const;
     /// "http://host:port", the address browsers use (loopback for a wildcard bind).
     std::string base_url() const;

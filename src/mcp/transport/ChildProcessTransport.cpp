@@ -22,6 +22,15 @@
 extern char** environ;
 
 namespace mcp {
+
+bool is_basic_environment_variable(std::string_view name) {
+    static constexpr std::string_view exact[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG",
+                                                 "LANGUAGE", "TZ", "TMPDIR", "COLORTERM", "DISPLAY", "WAYLAND_DISPLAY"};
+    for (auto allowed : exact)
+        if (name == allowed) return true;
+    return name.starts_with("LC_") || name.starts_with("XDG_");
+}
+
 namespace asio = boost::asio;
 
 struct ChildProcessTransport::Private {
@@ -105,6 +114,7 @@ void ChildProcessTransport::start() {
     for (char** e = environ; *e; ++e) {
         std::string_view entry(*e);
         auto name = entry.substr(0, entry.find('='));
+        if (options_.inherit == InheritedEnvironment::basic && !is_basic_environment_variable(name)) continue;
         if (!options_.env.contains(std::string(name))) env_storage.emplace_back(entry);
     }
     for (const auto& [name, value] : options_.env) env_storage.push_back(name + "=" + value);

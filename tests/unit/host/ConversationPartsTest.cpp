@@ -34,6 +34,16 @@ TEST(ToolNames, QualifiedWithinSixtyFourCharactersAndDistinct) {
     EXPECT_EQ(qualified_tool_name("server", long_tool), qualified_tool_name("server", long_tool)) << "stable";
 }
 
+TEST(ToolNames, PairsThatReadAlikeStayApart) {
+    // "a" + "_write" and "a_" + "write" both read "a___write": a hostile server named to land on
+    // another's tool must not get its calls.
+    EXPECT_NE(qualified_tool_name("a", "_write"), qualified_tool_name("a_", "write"));
+    EXPECT_NE(qualified_tool_name("a__b", "c"), qualified_tool_name("a", "b__c"));
+    for (auto [server, tool] : {std::pair{"a", "_write"}, std::pair{"a_", "write"}, std::pair{"a__b", "c"}})
+        EXPECT_NE(qualified_tool_name(server, tool), std::string(server) + "__" + tool) << "hashed: " << server << " " << tool;
+    EXPECT_EQ(qualified_tool_name("a", "b__c"), "a__b__c") << "split at the first __, it reads back as one pair";
+}
+
 TEST(CircuitBreaker, OpensAtTheThresholdAndClosesAfterTheWindow) {
     CircuitBreaker breaker(3, std::chrono::seconds(60));
     auto start = CircuitBreaker::Clock::now();
