@@ -263,6 +263,9 @@ int run_client(const ClientArguments& arguments) {
     auto work = [&]() -> asio::awaitable<void> {
         std::shared_ptr<mcp::ChildProcessTransport> transport;
         std::shared_ptr<mcp::StreamableHttpClientTransport> http;
+        // Outlives the transports' shutdown: destroying it closes the connection, which would
+        // drop what is still to be sent (the cancellation of a request that just timed out).
+        std::optional<mcp::Client> client;
         try {
             std::shared_ptr<mcp::Transport> chosen;
             if (!arguments.url.empty()) {
@@ -295,18 +298,19 @@ int run_client(const ClientArguments& arguments) {
             mcp::ClientOptions options;
             options.info = {"mcpkit-client", "0.1.0"};
             options.protocol_version = arguments.protocol;
-            // A sign-in in the browser happens inside the first request that needs it.
-            double timeout_seconds = arguments.timeout_seconds;
-            if (http && !arguments.no_oauth) timeout_seconds += arguments.authorization_timeout_seconds;
-            options.request_timeout = std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
+            options.request_timeout = std::chrono::milliseconds(static_cast<long>(arguments.timeout_seconds * 1000));
+            // A sign-in in the browser happens inside the first request: only that one waits for it.
+            if (http && !arguments.no_oauth)
+                options.connect_timeout = std::chrono::milliseconds(
+                    static_cast<long>((arguments.timeout_seconds + arguments.authorization_timeout_seconds) * 1000));
             // An inspector has no user to ask and no model: it declines politely.
             options.on_elicitation = [](const json::object&, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {
                 co_return json::object{{"action", "decline"}};
             };
             options.tasks = true;  // long tools may run as tasks; call follows them to the end
-            mcp::Client client(options);
-            co_await client.connect(chosen);
-            co_await run_verb(client, arguments);
+            client.emplace(options);
+            co_await client->connect(chosen);
+            co_await run_verb(*client, arguments);
         } catch (const mcp::Error& e) {
             if (e.code() != 0) {
                 std::fprintf(stderr, "mcpkit client: error %d: %s\n", e.code(), e.what());
@@ -323,6 +327,7 @@ int run_client(const ClientArguments& arguments) {
             (void)server_exit;
         }
         if (http) co_await http->shutdown();
+        client.reset();
     };
     asio::co_spawn(io, work(), [](std::exception_ptr) {});
     io.run();

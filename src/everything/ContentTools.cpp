@@ -122,13 +122,15 @@ asio::awaitable<CallToolResult> count_slowly(mcp::ToolCall& call, std::function<
     auto to = call.arguments.at("to").to_number<int>();
     auto interval = std::chrono::milliseconds(call.arguments.at("interval_ms").to_number<int>());
     std::string process = "pid " + std::to_string(::getpid());
+    auto* quiet = call.arguments.if_contains("silent");
+    bool silent = quiet && quiet->is_bool() && quiet->get_bool();
     for (int step = 1; step <= to; ++step) {
         co_await sleep_for(interval);
         if (call.cancelled()) {
             if (log) log("count_slowly stopped at " + std::to_string(step) + " of " + std::to_string(to) + ": cancelled");
             throw mcp::Error(mcp::jsonrpc::error_code::request_cancelled, "Cancelled");
         }
-        call.progress(step, to, "Counted " + std::to_string(step) + " on " + process);
+        if (!silent) call.progress(step, to, "Counted " + std::to_string(step) + " on " + process);
     }
     co_return CallToolResult::text("Counted to " + std::to_string(to) + " on " + process);
 }
@@ -194,9 +196,14 @@ void register_content_tools(mcp::Server& server) {
     json::object interval{
         {"type", "integer"}, {"minimum", 1}, {"maximum", 10000}, {"description", "Milliseconds between numbers"}};
     server.add_tool(tool("count_slowly",
-                         "Counts to `to`, one number every `interval_ms`, reporting each as progress; names the "
-                         "process that counted (for scale-out tests)",
-                         mcp::schema_object({{"to", count_to}, {"interval_ms", interval}}, {"to", "interval_ms"})),
+                         "Counts to `to`, one number every `interval_ms`, reporting each as progress (unless "
+                         "`silent`); names the process that counted (for scale-out tests)",
+                         mcp::schema_object({{"to", count_to},
+                                             {"interval_ms", interval},
+                                             {"silent", {{"type", "boolean"},
+                                                         {"description", "No progress: a long call that says "
+                                                                         "nothing until its end (for timeouts)"}}}},
+                                            {"to", "interval_ms"})),
                     [log = server.options().log](mcp::ToolCall& call) { return count_slowly(call, log); });
     server.add_tool(tool("echo", "Echoes the given text back as text content",
                          mcp::schema_object({{"text", {{"type", "string"}}}}, {"text"})),

@@ -66,6 +66,9 @@ struct ClientOptions {
     std::string protocol_version = "2025-11-25";
     /// Default timeout of each request. Zero: none.
     std::chrono::milliseconds request_timeout{std::chrono::seconds(60)};
+    /// Timeout of the handshake's request (initialize, or server/discover); default
+    /// request_timeout. Longer when the first request may wait for a person to sign in.
+    std::optional<std::chrono::milliseconds> connect_timeout;
     /// Setting a handler declares the matching capability.
     ClientRequestHandler on_sampling;
     ClientRequestHandler on_elicitation;

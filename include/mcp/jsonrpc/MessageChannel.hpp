@@ -30,6 +30,10 @@ struct ChannelRead {
     std::size_t size = 0;
     std::size_t limit = 0;  ///< for `oversized`: the largest frame the channel accepts
     Decoded* decoded = nullptr;  ///< valid until the next read(); may be moved from
+    /// For `end_of_stream`: the peer went away wanting nothing more (a 2026 client closing its
+    /// request's stream is how it cancels), so its requests in flight are cancelled at once
+    /// rather than given time to finish.
+    bool abandoned = false;
 };
 
 /// What the engine knows of a frame it sends, in JSON-RPC terms. A channel that carries each

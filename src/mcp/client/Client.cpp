@@ -47,7 +47,9 @@ asio::awaitable<void> Client::connect(std::shared_ptr<Transport> transport) {
         session->stateless = true;
         session->protocol_version = std::string(versions::v2026_07_28);
         try {
-            json::object result = co_await request(methods::server_discover, {});
+            RequestOptions handshake;
+            handshake.timeout = session->options.connect_timeout;
+            json::object result = co_await request(methods::server_discover, {}, std::move(handshake));
             session->server_capabilities = result.contains("capabilities") && result.at("capabilities").is_object()
                                                ? result.at("capabilities").get_object()
                                                : json::object();
@@ -70,7 +72,9 @@ asio::awaitable<void> Client::connect(std::shared_ptr<Transport> transport) {
     json::object params{{"protocolVersion", version},
                         {"capabilities", session->capabilities()},
                         {"clientInfo", session->options.info.to_json()}};
-    json::object result = co_await request(methods::initialize, std::move(params));
+    RequestOptions handshake;
+    handshake.timeout = session->options.connect_timeout;
+    json::object result = co_await request(methods::initialize, std::move(params), std::move(handshake));
     auto* answered = result.if_contains("protocolVersion");
     if (!answered || !answered->is_string() || !versions::is_stateful(answered->get_string())) {
         throw Error(error_code::invalid_request,

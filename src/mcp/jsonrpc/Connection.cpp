@@ -57,9 +57,13 @@ Connection::~Connection() = default;
 asio::awaitable<void> Connection::run() {
     auto self = shared_from_this();
     io_thread_ = std::this_thread::get_id();
+    bool abandoned = false;
     while (!closed_) {
         ChannelRead read = co_await channel_->read();
-        if (read.kind == ChannelRead::Kind::end_of_stream) break;
+        if (read.kind == ChannelRead::Kind::end_of_stream) {
+            abandoned = read.abandoned;
+            break;
+        }
         if (read.kind == ChannelRead::Kind::decoded) {
             handle_decoded(std::move(*read.decoded));
             continue;
@@ -85,7 +89,7 @@ asio::awaitable<void> Connection::run() {
     pending_.clear();
     // The peer's requests in flight may still finish and be answered, for a while.
     if (auto dispatcher = dispatcher_.lock()) dispatcher->input_ended();
-    if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_) {
+    if (!inbound_.empty() && options_.drain_timeout.count() > 0 && !close_requested_ && !abandoned) {
         drain_timer_ = std::make_unique<asio::steady_timer>(channel_->executor(), options_.drain_timeout);
         co_await drain_timer_->async_wait(asio::as_tuple(asio::use_awaitable));
         drain_timer_.reset();
@@ -93,7 +97,7 @@ asio::awaitable<void> Connection::run() {
     closed_ = true;
     auto inbound = std::move(inbound_);
     inbound_.clear();
-    for (auto& [id, source] : inbound) source.cancel("connection closed");
+    for (auto& [id, source] : inbound) source.cancel(abandoned ? "the client closed the request's stream" : "connection closed");
 }
 
 void Connection::handle_frame(std::string_view frame) {

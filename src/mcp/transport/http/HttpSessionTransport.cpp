@@ -81,7 +81,11 @@ asio::awaitable<jsonrpc::ChannelRead> HttpSessionTransport::read() {
         co_await reader_wake_.async_wait(asio::as_tuple(asio::use_awaitable));
         reader_waiting_ = false;
     }
-    if (inbound_.empty()) co_return jsonrpc::ChannelRead{};
+    if (inbound_.empty()) {
+        jsonrpc::ChannelRead end;
+        end.abandoned = abandoned_;
+        co_return end;
+    }
     current_ = std::move(inbound_.front());
     inbound_.pop_front();
     jsonrpc::ChannelRead read;
@@ -377,7 +381,9 @@ void HttpSessionTransport::client_left(const std::shared_ptr<ResponseStream>& ht
     for (auto& [id, stream] : live_streams_) detach(stream);
     detach(standalone_);
     if (settings_.session_id.empty()) {
-        // Stateless: closing the response is how a 2026 client cancels.
+        // Stateless: closing the response is how a 2026 client cancels, at once (not after the
+        // drain a session's end allows its requests).
+        abandoned_ = true;
         close();
         report_finished();
     }

@@ -118,6 +118,7 @@ private:
     boost::asio::steady_timer reader_wake_;
     bool reader_waiting_ = false;
     bool closed_ = false;
+    bool abandoned_ = false;  ///< stateless, and the client closed the response: cancel, do not drain
     std::unordered_map<jsonrpc::RequestId, std::shared_ptr<OutboundStream>> by_request_;
     std::deque<std::shared_ptr<OutboundStream>> batch_streams_;  ///< POSTs waiting for a batch reply
     std::unordered_map<std::string, std::shared_ptr<OutboundStream>> live_streams_;  ///< by stream id

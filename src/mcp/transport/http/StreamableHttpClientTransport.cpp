@@ -4,6 +4,7 @@
 #include "mcp/protocol/Versions.hpp"
 #include "transport/http/HttpClientConnection.hpp"
 #include "transport/http/LegacySseStream.hpp"
+#include "transport/http/OpenRequests.hpp"
 #include "transport/http/OutgoingHeaders.hpp"
 #include "transport/http/RequestLedger.hpp"
 #include "transport/http/SendGate.hpp"
@@ -91,6 +92,18 @@ public:
 
     asio::awaitable<void> shutdown() override {
         auto self = shared_from_this();
+        // What was sent last (a cancellation, typically) goes out before the session ends.
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (!closed_ && (!outgoing_.empty() || open_.sends_in_flight() > 0) &&
+               std::chrono::steady_clock::now() < deadline) {
+            if (open_.sends_in_flight() > 0) {
+                co_await open_.sends_finished(std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now()));
+            } else {
+                asio::steady_timer pause(executor_, std::chrono::milliseconds(5));
+                co_await pause.async_wait(use_tuple);
+            }
+        }
         if (!closed_ && !session_id_.empty() && !legacy_) {
             // Ending the session is a courtesy: a server may refuse it (405) or have forgotten it.
             auto request = make_request(web::verb::delete_, url_, "");
@@ -161,6 +174,16 @@ private:
         }
         message.modern = http::meta_protocol_version(message.parsed).has_value();
         if (message.method == "initialize") initialize_frame_ = message.frame;
+        // A 2026-07-28 request is cancelled by closing its stream; the notification itself has
+        // nowhere to go (no session), so it is not sent.
+        if (message.method == "notifications/cancelled") {
+            const json::value* request_id = nullptr;
+            if (auto* params = object.if_contains("params"); params && params->is_object())
+                request_id = params->get_object().if_contains("requestId");
+            jsonrpc::RequestId cancelled;
+            if (request_id && jsonrpc::RequestId::from_json(*request_id, cancelled) && open_.cancel(cancelled))
+                return std::nullopt;
+        }
         return message;
     }
 
@@ -186,6 +209,9 @@ private:
     asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<http::SendGate> gate) {
         auto self = shared_from_this();
         auto open_gate = [&] { gate->open(); };
+        // A notification or response: shutdown waits for it to be delivered.
+        std::optional<http::OpenRequests::Send> sending;
+        if (!message->id) sending.emplace(open_);
         if (options_.legacy_only && !legacy_ && !closed_) {
             if (!co_await start_legacy()) {
                 open_gate();
@@ -222,6 +248,9 @@ private:
             co_return;
         }
         HttpExchange& exchange = *started;
+        // Until its answer is in, a 2026-07-28 request is cancelled by closing this connection.
+        std::optional<http::OpenRequests::Registration> open_request;
+        if (message->modern && message->id) open_request.emplace(open_, *message->id, stream);
         int status = static_cast<int>(exchange.head().result_int());
         std::string content_type(exchange.head()[web::field::content_type]);
         if (auto session = exchange.head().find("Mcp-Session-Id");
@@ -317,7 +346,9 @@ private:
         http::SseParser parser;
         auto origin = related_origin(waiting_for);
         co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event, origin); });
-        if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_) co_return;
+        if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_ ||
+            open_.cancelled(*waiting_for))
+            co_return;
         co_await resume(parser.last_event_id(), parser.retry(), *waiting_for);
     }
 
@@ -502,6 +533,7 @@ private:
     asio::steady_timer reader_wake_;
     bool reader_waiting_ = false;
     std::deque<std::string> outgoing_;
+    http::OpenRequests open_{executor_};
     asio::steady_timer sender_wake_;
     bool sender_running_ = false;
     bool sender_waiting_ = false;

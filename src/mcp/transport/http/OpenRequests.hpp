@@ -1,0 +1,96 @@
+#pragma once
+#ifndef MCPKIT_BUILDING_LIBMCP
+#error "A private header of libmcp: applications use the public headers in include/mcp/"
+#endif
+// What a Streamable HTTP client still has on the wire. A 2026-07-28 request is cancelled by
+// closing its response stream (there is no session to send notifications/cancelled in), so the
+// client keeps each such POST's connection by request id. And a notification being sent (a 2025
+// cancellation above all) must reach the server before the client goes away: shutdown waits for
+// the sends in flight, briefly.
+
+#include "mcp/jsonrpc/RequestId.hpp"
+#include "transport/http/PlainOrTlsStream.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace mcp::http {
+
+class OpenRequests {
+public:
+    explicit OpenRequests(boost::asio::any_io_executor executor) : sends_done_(std::move(executor)) {}
+
+    /// While alive, the request `id` can be cancelled by closing `stream`.
+    class Registration {
+    public:
+        Registration(OpenRequests& owner, jsonrpc::RequestId id, std::weak_ptr<ClientStream> stream)
+            : owner_(&owner), id_(std::move(id)) {
+            owner_->streams_[id_] = std::move(stream);
+        }
+        Registration(const Registration&) = delete;
+        Registration& operator=(const Registration&) = delete;
+        ~Registration() {
+            owner_->streams_.erase(id_);
+            owner_->cancelled_.erase(id_);
+        }
+
+    private:
+        OpenRequests* owner_;
+        jsonrpc::RequestId id_;
+    };
+
+    /// While alive, a send is in flight.
+    class Send {
+    public:
+        explicit Send(OpenRequests& owner) : owner_(&owner) { ++owner_->sends_; }
+        Send(const Send&) = delete;
+        Send& operator=(const Send&) = delete;
+        ~Send() {
+            if (--owner_->sends_ == 0) owner_->sends_done_.cancel();
+        }
+
+    private:
+        OpenRequests* owner_;
+    };
+
+    /// Closes the stream of request `id`, if it is open: true when that cancelled it.
+    bool cancel(const jsonrpc::RequestId& id) {
+        auto it = streams_.find(id);
+        if (it == streams_.end()) return false;
+        cancelled_.insert(id);
+        if (auto stream = it->second.lock()) {
+            boost::system::error_code ignored;
+            stream->lowest().socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+            stream->lowest().socket().close(ignored);
+        }
+        return true;
+    }
+
+    /// Whether request `id` was cancelled (its stream must not be resumed).
+    bool cancelled(const jsonrpc::RequestId& id) const { return cancelled_.contains(id); }
+
+    /// Waits until no send is in flight, or `limit` passes.
+    boost::asio::awaitable<void> sends_finished(std::chrono::milliseconds limit) {
+        if (sends_ == 0) co_return;
+        sends_done_.expires_after(limit);
+        co_await sends_done_.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+    }
+
+    std::size_t sends_in_flight() const { return sends_; }
+
+private:
+    std::unordered_map<jsonrpc::RequestId, std::weak_ptr<ClientStream>> streams_;
+    std::unordered_set<jsonrpc::RequestId> cancelled_;
+    std::size_t sends_ = 0;
+    boost::asio::steady_timer sends_done_;
+};
+
+}  // namespace mcp::http
