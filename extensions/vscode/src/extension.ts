@@ -13,10 +13,34 @@ import { renderReview } from './references';
 /** Longest Unix socket path Linux accepts (sun_path is 108 bytes with its NUL). */
 const maxSocketPath = 107;
 
-function runtimeDirectory(): string {
+/**
+ * $XDG_RUNTIME_DIR/mcpkit, else /tmp/mcpkit-<uid>, made 0700 or checked as `mcpkit review` checks
+ * it: another user may have made it first in /tmp (or planted a symlink) to read what lands there.
+ * Throws an Error naming the path, what is wrong and the fix.
+ */
+export function runtimeDirectory(): string {
   const base = process.env.XDG_RUNTIME_DIR;
   const directory = base ? path.join(base, 'mcpkit') : path.join(os.tmpdir(), 'mcpkit-' + process.getuid!());
-  fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(directory, { recursive: Boolean(base), mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const status = fs.lstatSync(directory);
+  if (status.isSymbolicLink()) throw new Error(`${directory} is a symbolic link, which another user may have planted; remove it`);
+  if (!status.isDirectory()) throw new Error(`${directory} is not a directory; remove it`);
+  if (status.uid !== process.getuid!()) {
+    throw new Error(`${directory} belongs to user id ${status.uid}, not to you (${process.getuid!()}); ` +
+      'ask them or an administrator to remove it, or set XDG_RUNTIME_DIR to a directory of yours');
+  }
+  if ((status.mode & 0o077) !== 0) {
+    const parent = fs.statSync(path.dirname(directory));
+    if (parent.uid !== process.getuid!() || (parent.mode & 0o022) !== 0) {
+      throw new Error(`${directory} has mode ${(status.mode & 0o777).toString(8)} under the shared directory ` +
+        `${path.dirname(directory)}, so other users may have put files in it; remove it (rm -r ${directory})`);
+    }
+    fs.chmodSync(directory, 0o700);
+  }
   return directory;
 }
 
@@ -144,8 +168,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   // Terminals opened from now on find the panel through the variable; the discovery file serves the rest.
   context.environmentVariableCollection.replace('DIALECTIC_IPC_PATH', server.socketPath);
-  const discovery = discoveryFilePath();
-  fs.writeFileSync(discovery, JSON.stringify({ socket: server.socketPath, pid: process.pid }) + '\n', { mode: 0o600 });
+  // A runtime directory that is not the user's alone gets no discovery file (it would tell its
+  // owner where reviews go): the terminals' variable still works.
+  let discovery = '';
+  try {
+    discovery = discoveryFilePath();
+    fs.writeFileSync(discovery, JSON.stringify({ socket: server.socketPath, pid: process.pid }) + '\n', { mode: 0o600 });
+  } catch (error) {
+    discovery = '';
+    output.appendLine(`No discovery file: ${(error as Error).message}`);
+  }
   running = { server, discovery };
   context.subscriptions.push(
     output,

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const vscode = require('vscode');
-import { activate, deactivate } from '../src/extension';
+import { activate, deactivate, runtimeDirectory } from '../src/extension';
 
 function send(socketPath: string, message: object): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -71,3 +71,28 @@ async function exercise(home: string): Promise<void> {
   assert.match(String(refused.error), /Invalid mode/);
 
 }
+
+test('the runtime directory is refused when another user could have made it: a symlink, open under a shared parent', () => {
+  const saved = process.env.XDG_RUNTIME_DIR;
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'runtime-'));
+  try {
+    process.env.XDG_RUNTIME_DIR = shared;
+    // Ours and private: made 0700.
+    assert.equal(fs.statSync(runtimeDirectory()).mode & 0o777, 0o700);
+    fs.rmSync(path.join(shared, 'mcpkit'), { recursive: true });
+    // A planted symlink.
+    fs.mkdirSync(path.join(shared, 'elsewhere'));
+    fs.symlinkSync(path.join(shared, 'elsewhere'), path.join(shared, 'mcpkit'));
+    assert.throws(() => runtimeDirectory(), /is a symbolic link/);
+    fs.rmSync(path.join(shared, 'mcpkit'));
+    // Open, under a parent everyone may write to (as /tmp).
+    fs.chmodSync(shared, 0o1777);
+    fs.mkdirSync(path.join(shared, 'mcpkit'));
+    fs.chmodSync(path.join(shared, 'mcpkit'), 0o777);
+    assert.throws(() => runtimeDirectory(), /has mode 777 under the shared directory/);
+  } finally {
+    if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved;
+    fs.rmSync(shared, { recursive: true, force: true });
+  }
+});
