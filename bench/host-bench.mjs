@@ -174,6 +174,11 @@ async function startFakeLlm() {
   return { child, port, url: `http://127.0.0.1:${port}` };
 }
 
+// mcpkit's host needs a token on every request (the Node host ignores it); the C++ load driver
+// reads it from the environment too.
+process.env.MCPKIT_HOST_TOKEN ||= 'bench-token';
+const wsPath = `/ws?token=${process.env.MCPKIT_HOST_TOKEN}`;
+
 const configFile = path.join(work, 'mcp.json');
 fs.writeFileSync(configFile, JSON.stringify({ mcpServers: { everything: { command: mcpkit, args: ['everything'], approval: 'auto' } } }, null, 2));
 
@@ -244,7 +249,7 @@ function rawWebSocket(port, onMessage, onOpen) {
     let upgraded = false;
     let buffer = Buffer.alloc(0);
     let fragments = [];
-    socket.on('connect', () => socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    socket.on('connect', () => socket.write(`GET ${wsPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`));
     socket.on('data', (chunk) => {
       buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;

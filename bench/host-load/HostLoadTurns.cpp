@@ -10,6 +10,7 @@
 
 #include <boost/beast/core/detail/base64.hpp>
 
+#include <cstdlib>
 #include <deque>
 #include <optional>
 
@@ -110,7 +111,10 @@ private:
         page.key = key_base64;
         page.connection.on_input = [this, &page](Connection&) { on_input(page); };
         loop_.add(page.connection);
-        Loop::send(page.connection, "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+        // mcpkit's host wants its token (MCPKIT_HOST_TOKEN, as the benchmark starts it); Node's ignores it.
+        const char* token = std::getenv("MCPKIT_HOST_TOKEN");
+        std::string target = token && *token ? std::string("/ws?token=") + token : std::string("/ws");
+        Loop::send(page.connection, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
                                         "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + page.key +
                                         "\r\nSec-WebSocket-Version: 13\r\n\r\n");
     }
