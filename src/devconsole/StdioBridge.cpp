@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +29,32 @@ namespace json = boost::json;
 namespace {
 
 enum class DaemonState { ours, absent, foreign };
+
+/// The user id owning the socket that listens on 127.0.0.1:`port` (or on the IPv6 loopback or a
+/// wildcard), from /proc/net/tcp{,6}; nothing when none is found. Another local user could listen
+/// there first and answer /health as the daemon would, to be handed the /mcp secret.
+std::optional<uid_t> listener_uid(std::uint16_t port) {
+    char wanted_port[8];
+    std::snprintf(wanted_port, sizeof wanted_port, ":%04X", port);
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::FILE* file = std::fopen(table, "re");
+        if (!file) continue;
+        char line[512];
+        std::optional<uid_t> found;
+        while (!found && std::fgets(line, sizeof line, file)) {
+            char local[64], remote[64], state[8];
+            unsigned long uid = 0;
+            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid ...
+            if (std::sscanf(line, " %*s %63s %63s %7s %*s %*s %*s %lu", local, remote, state, &uid) != 4) continue;
+            std::string_view address(local);
+            if (std::string_view(state) != "0A" || !address.ends_with(wanted_port)) continue;  // 0A: LISTEN
+            found = static_cast<uid_t>(uid);
+        }
+        std::fclose(file);
+        if (found) return found;
+    }
+    return std::nullopt;
+}
 
 asio::awaitable<DaemonState> probe(mcp::HttpClient& http, const std::string& base) {
     try {
@@ -129,6 +157,14 @@ asio::awaitable<int> bridge(const StdioBridgeOptions& options) {
                          options.log_file.c_str());
             co_return 1;
         }
+    }
+    // Ours by its answer; ours by its owner too, before it is handed the secret.
+    if (auto owner = listener_uid(options.port); owner && *owner != ::geteuid()) {
+        std::fprintf(stderr,
+                     "mcpkit devconsole --stdio: port %u is held by another user's process (uid %u), which answers "
+                     "as the daemon would; not sending it this user's secret. Pass --port to use another\n",
+                     options.port, static_cast<unsigned>(*owner));
+        co_return 1;
     }
     mcp::StreamableHttpClientOptions client;
     client.url = base + "/mcp";

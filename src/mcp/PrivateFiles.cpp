@@ -32,7 +32,21 @@ bool others_may_write(const fs::path& directory) {
     return status.st_uid != ::geteuid() || (status.st_mode & (S_IWGRP | S_IWOTH)) != 0;
 }
 
+/// Whether another user could rename `directory`'s entries (and so swap ours for theirs after we
+/// checked it): a parent owned by someone other than us or root, or one others may write to
+/// without the sticky bit.
+bool others_may_replace_entries(const fs::path& directory) {
+    struct stat status {};
+    if (::stat(directory.c_str(), &status) != 0) return true;
+    if (status.st_uid != ::geteuid() && status.st_uid != 0) return true;
+    return (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (status.st_mode & S_ISVTX) == 0;
+}
+
 void check_existing(const fs::path& path, const struct stat& status) {
+    fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    if (others_may_replace_entries(parent))
+        refuse(path, "is in " + parent.string() + ", where another user may replace it",
+               "choose a directory of yours (set XDG_RUNTIME_DIR or XDG_STATE_HOME)");
     if (S_ISLNK(status.st_mode))
         refuse(path, "is a symbolic link, which another user may have planted",
                "remove it (rm " + path.string() + ") and run again");
@@ -42,7 +56,6 @@ void check_existing(const fs::path& path, const struct stat& status) {
                          std::to_string(::geteuid()) + "), so that user can read what mcpkit keeps there",
                "ask them or an administrator to remove it, or set XDG_RUNTIME_DIR to a directory of yours");
     if ((status.st_mode & 077) == 0) return;
-    fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
     if (others_may_write(parent))
         refuse(path, "has mode " + mode_text(status.st_mode) + " under the shared directory " + parent.string() +
                          ", so other users may have put files in it",
@@ -67,7 +80,8 @@ fs::path private_directory(const fs::path& path) {
         return path;
     }
     if (errno != ENOENT) refuse(path, std::string("cannot be inspected: ") + std::strerror(errno), "check its parent");
-    // Parents are made the usual way (0700 too); only the last component holds our files.
+    // Parents are made the usual way (0777 less the umask); only the last component holds our
+    // files, and its parent is checked below.
     if (path.has_parent_path() && !path.parent_path().empty()) {
         std::error_code ec;
         fs::create_directories(path.parent_path(), ec);
@@ -113,7 +127,15 @@ void prepare_private_database(const fs::path& file) {
     if (fd < 0)
         throw PrivateDirectoryError(file.string() + " cannot be opened: " + std::strerror(errno) +
                                     "; check the directory, or choose another path");
+    struct stat status {};
+    bool ours = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_uid == ::geteuid();
+    if (ours && (status.st_mode & 077) != 0) ::fchmod(fd, status.st_mode & 0700);
     ::close(fd);
+    // Another user's file (made there first) would be theirs to read whatever we write into it.
+    if (!ours)
+        throw PrivateDirectoryError(file.string() + " is not a file of yours (user id " +
+                                    std::to_string(status.st_uid) + "), so its owner could read it; remove it or "
+                                                                    "choose another path");
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) make_file_private(file.string() + suffix);
 }
 

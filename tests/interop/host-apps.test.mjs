@@ -127,19 +127,19 @@ describe('mcpkit host in Chromium: MCP Apps', () => {
     const ask = (text) => askFromView(frame, 'ui/message', { role: 'user', content: [{ type: 'text', text }] });
     const proposal = page.getByTestId('app-message');
     const beforeProposal = llm.requests.length;
-    const proposed = ask('slow 3 300');
-    await proposal.filter({ hasText: 'slow 3 300' }).waitFor({ timeout: 20000 });
+    const proposed = ask('slow 6 500');
+    await proposal.filter({ hasText: 'slow 6 500' }).waitFor({ timeout: 20000 });
     assert.match(await proposal.innerText(), /The view of apps wants to send this message as you/);
     await sleep(300);
     assert.equal(llm.requests.length, beforeProposal, 'nothing reaches the model before the user accepts');
     await proposal.getByTestId('app-message-send').click();
     assert.deepEqual((await proposed).result, {});
-    await shown(page, 'user-message', 'slow 3 300');
+    await shown(page, 'user-message', 'slow 6 500');
     // Accepted while an answer is being written: the page says so and the message keeps waiting.
     const tooSoon = ask('echo too soon');
     await proposal.filter({ hasText: 'echo too soon' }).getByTestId('app-message-send').click();
     await proposal.getByText('a turn is running').waitFor({ timeout: 20000 });
-    await shown(page, 'assistant-message', 'chunk 3');
+    await shown(page, 'assistant-message', 'chunk 6');
     await turnOver(page);
     // A flood is one question: each newer message replaces the one waiting, and none starts a turn.
     const afterTurn = llm.requests.length;

@@ -42,6 +42,7 @@ before(async () => {
       // "a" + "_write" and "a_" + "write" read alike as server__tool: each must stay its own.
       a: faultServer({ args: [...faultServer().args, '--tool', '_write'] }),
       a_: faultServer({ args: [...faultServer().args, '--tool', 'write'] }),
+      dup: { command: process.execPath, args: [path.join(here, 'host-duplicate-tools-server.mjs')] },
       slowstart: { command: 'sh', args: ['-c', 'echo booting the slow server >&2; sleep 30'], initTimeout: 700 },
       missing: { command: '/nonexistent/mcp-server' },
     },
@@ -49,7 +50,7 @@ before(async () => {
   // Secrets the host holds: they must not reach its servers (OPENAI_API_KEY is set by startHost).
   host = await startHost({ config, llm, env: { GITHUB_TOKEN: 'ghp_host_secret', LC_TIME: 'C.UTF-8' } });
   page = await connectPage(host.port);
-  await page.next('servers', (p) => ['everything', 'auto', 'faults', 'limited', 'ev', 'evwide', 'a', 'a_'].every(
+  await page.next('servers', (p) => ['everything', 'auto', 'faults', 'limited', 'ev', 'evwide', 'a', 'a_', 'dup'].every(
     (name) => p.servers.find((s) => s.name === name)?.state === 'ready'));
 });
 
@@ -172,11 +173,17 @@ describe('approval', () => {
     const first = named('a', '_write');
     const second = named('a_', 'write');
     assert.notEqual(first, second);
-    assert.ok(!servers.some((s) => s.warnings), 'no collision to report');
+    assert.ok(!servers.some((s) => s.warnings && s.name !== 'dup'), 'no collision to report but the real one');
     const pid = async (server) => {
       await chat(page, `call ${named(server, 'pid')} {}`);
       return resultText(lastCompleted());
     };
+    // Two tools that do meet on one name (here: one server listing a name twice) are both
+    // withheld, and the panel says so.
+    const dup = servers.find((s) => s.name === 'dup');
+    assert.deepEqual(dup.tools, []);
+    assert.match(dup.warnings?.[0] ?? '', /the tools dup › same and dup › same would both be called dup__same, so neither is offered/);
+    assert.match(host.child.output, /would both be called dup__same/, 'and stderr');
     const [pidA, pidB] = [await pid('a'), await pid('a_')];
     for (const [name, expected] of [[first, `_write of ${pidA}`], [second, `write of ${pidB}`]]) {
       page.send('message', { text: `call ${name} {}` });

@@ -6,7 +6,8 @@
 //   - host: the state directory is 0700 and the chat database (with -wal, -shm) 0600, also when an
 //     older mcpkit left them 0755/0644; without HOME it is never a shared /tmp folder.
 //   - devconsole: /mcp needs the secret kept 0600 in the user's runtime directory; the other user
-//     can neither read the file nor call /mcp without it, while the user's own bridge can.
+//     can neither read the file nor call /mcp without it, nor get it from the user's bridge by
+//     answering on a port as the daemon would; the user's own bridge gets in.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -166,6 +167,20 @@ describe('two local users', { skip: root ? false : 'needs root to make throwaway
     const stranger = await runAs(other, [mcpkit, 'client', '--no-oauth', '--url', `http://127.0.0.1:${port}/mcp`, 'tools'], { HOME: other.home });
     assert.notEqual(stranger.code, 0);
     assert.match(stranger.stderr, /401|needs Authorization: Bearer/);
+    // Another user's program on a port the bridge is pointed at, answering /health as the daemon
+    // would, is not handed the secret.
+    const fakePort = await freePort();
+    const fake = startAs(other, [process.execPath, '-e', `require('http').createServer((request, response) => {
+      if (request.headers.authorization) console.log('STOLEN ' + request.headers.authorization);
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ name: 'mcpkit-devconsole', status: 'ok' }));
+    }).listen(${fakePort}, '127.0.0.1', () => console.log('fake listening'));`], { HOME: other.home });
+    assert.ok(await eventually(() => fake.output.includes('fake listening'), 10000), fake.output);
+    const fooled = await runAs(victim, [mcpkit, 'client', '--timeout', '10', 'tools', '--', mcpkit, 'devconsole', '--stdio',
+      '--port', String(fakePort)], { HOME: victim.home, MCPKIT_DEVCONSOLE_TOKEN: 'the-victims-secret' });
+    assert.notEqual(fooled.code, 0);
+    assert.match(fooled.stderr, new RegExp(`port ${fakePort} is held by another user's process \\(uid ${other.uid}\\)`));
+    assert.doesNotMatch(fake.output, /STOLEN/);
     // The user's own assistant, through the bridge, reads the secret and gets in.
     const own = await runAs(victim, [mcpkit, 'client', 'tools', '--', mcpkit, 'devconsole', '--stdio', '--port', String(port)], { HOME: victim.home });
     assert.equal(own.code, 0, own.stderr);

@@ -15,6 +15,8 @@ const HOST_CAPABILITIES = {
   message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} },
 };
 const MIN_HEIGHT = 50;
+/** How long a view's proposed message is shown before it can be sent. */
+const READ_DELAY_MS = 700;
 const MAX_HEIGHT = 1200;
 
 const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -100,6 +102,7 @@ export function createApps({ request, sendMessage }) {
       },
       'ui/notifications/size-changed'(params) {
         if (typeof params.height !== 'number' || !Number.isFinite(params.height)) return;
+        if (proposal) return;  // the question below the view stays where the user saw it
         iframe.style.height = `${Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(params.height)))}px`;
         onResize();
       },
@@ -156,8 +159,12 @@ export function createApps({ request, sendMessage }) {
           proposal.reject(rpcError(-32000, 'Replaced by a newer message from the view before the user answered'));
           proposal.node.remove();
         }
-        const send = el('button', { type: 'button', class: 'primary', testid: 'app-message-send', text: 'Send it' });
+        // Enabled after a moment: a view may replace its message, or resize to move the button,
+        // just before a click it asked for ("click twice to win") — a click must meet a question
+        // the user had time to read.
+        const send = el('button', { type: 'button', class: 'primary', testid: 'app-message-send', text: 'Send it', disabled: true });
         const dismiss = el('button', { type: 'button', testid: 'app-message-dismiss', text: 'Dismiss' });
+        setTimeout(() => { send.disabled = false; }, READ_DELAY_MS);
         const node = el('div', { class: 'app-message', role: 'group', testid: 'app-message', 'aria-label': `A message from ${app.server}'s view` },
           el('p', {}, 'The view of ', el('strong', { text: app.server }), ' wants to send this message as you:'),
           el('blockquote', { class: 'app-message-text', text }),

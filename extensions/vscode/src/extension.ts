@@ -51,7 +51,13 @@ export function discoveryFilePath(): string {
 /** The socket lives in the extension's storage, unless that path is too long for a socket. */
 export function chooseSocketPath(storage: string): string {
   const preferred = path.join(storage, 'review.sock');
-  return preferred.length <= maxSocketPath ? preferred : path.join(runtimeDirectory(), 'vscode-' + process.pid + '.sock');
+  if (preferred.length <= maxSocketPath) return preferred;
+  try {
+    return path.join(runtimeDirectory(), 'vscode-' + process.pid + '.sock');
+  } catch {
+    // The runtime directory is not the user's alone: a fresh private one (mkdtemp makes it 0700).
+    return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-vscode-')), 'review.sock');
+  }
 }
 
 function nonce(): string {

@@ -6,8 +6,10 @@
 // must come from a browser extension (chrome-extension:// or moz-extension://, pinned to given ids
 // if any), so a web page, even one served from localhost, can neither post telemetry nor read
 // results; the extension-only routes also need the X-Gasoline-Client header the extension sends.
-// They take no secret (the original extension sends none), so /health shows a stranger only that
-// the daemon runs; with /mcp's bearer secret it shows the tracked tab and the counters too.
+// They take no secret (the original extension sends none), so a local program of another user can
+// post telemetry, poll /sync or answer commands through /query-result (docs/security.md, "Left
+// open"). /health shows such a stranger only that the daemon runs; with /mcp's bearer secret it
+// shows the tracked tab and the counters too.
 
 #include "devconsole/DevConsole.hpp"
 #include "devconsole/extension/SyncChannel.hpp"

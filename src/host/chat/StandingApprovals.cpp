@@ -13,7 +13,9 @@ std::string StandingApprovals::fingerprint(const std::string& server, const mcp:
                             {"title", tool.title ? json::value(*tool.title) : json::value(nullptr)},
                             {"description", tool.description},
                             {"inputSchema", tool.input_schema},
-                            {"annotations", tool.annotations}};
+                            {"annotations", tool.annotations},
+                            // _meta.ui says who may call it (the model, an app view) and its view.
+                            {"meta", tool.meta}};
     return json::serialize(definition);
 }
 
@@ -36,6 +38,7 @@ std::vector<std::string> StandingApprovals::changes(const std::string& qualified
     if (before.input_schema != tool.input_schema) changed.emplace_back("input schema");
     if (before.annotations != tool.annotations) changed.emplace_back("annotations");
     if (before.title != tool.title) changed.emplace_back("title");
+    if (before.meta != tool.meta) changed.emplace_back("_meta");
     return changed;
 }
 

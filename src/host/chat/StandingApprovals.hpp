@@ -18,7 +18,7 @@ public:
     /// Whether the user allowed this very definition always.
     bool allows(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool) const;
     /// What differs from the definition the user allowed ("description", "input schema",
-    /// "annotations", "title"); empty when nothing was allowed or nothing changed.
+    /// "annotations", "title", "_meta"); empty when nothing was allowed or nothing changed.
     std::vector<std::string> changes(const std::string& qualified_name, const mcp::Tool& tool) const;
     /// The description the user allowed, if it has changed since.
     std::string allowed_description(const std::string& qualified_name) const;

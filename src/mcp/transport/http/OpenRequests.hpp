@@ -28,16 +28,24 @@ class OpenRequests {
 public:
     explicit OpenRequests(boost::asio::any_io_executor executor) : sends_done_(std::move(executor)) {}
 
-    /// While alive, the request `id` can be cancelled by closing `stream`.
+    /// While alive, the request `id` can be cancelled by closing `stream`. A registration made
+    /// while another holds the id (a resumed stream) stands in for it, then gives it back.
     class Registration {
     public:
         Registration(OpenRequests& owner, jsonrpc::RequestId id, std::weak_ptr<ClientStream> stream)
             : owner_(&owner), id_(std::move(id)) {
-            owner_->streams_[id_] = std::move(stream);
+            auto [it, inserted] = owner_->streams_.try_emplace(id_);
+            if (!inserted) previous_ = std::move(it->second);
+            nested_ = !inserted;
+            it->second = std::move(stream);
         }
         Registration(const Registration&) = delete;
         Registration& operator=(const Registration&) = delete;
         ~Registration() {
+            if (nested_) {
+                owner_->streams_[id_] = std::move(previous_);
+                return;
+            }
             owner_->streams_.erase(id_);
             owner_->cancelled_.erase(id_);
         }
@@ -45,6 +53,8 @@ public:
     private:
         OpenRequests* owner_;
         jsonrpc::RequestId id_;
+        std::weak_ptr<ClientStream> previous_;
+        bool nested_ = false;
     };
 
     /// While alive, a send is in flight.
@@ -73,6 +83,9 @@ public:
         }
         return true;
     }
+
+    /// Whether request `id` is registered (a 2026-07-28 request still on the wire).
+    bool tracks(const jsonrpc::RequestId& id) const { return streams_.contains(id); }
 
     /// Whether request `id` was cancelled (its stream must not be resumed).
     bool cancelled(const jsonrpc::RequestId& id) const { return cancelled_.contains(id); }

@@ -152,7 +152,11 @@ private:
     /// Starts the POST and waits (briefly) for its head, so the next message arrives after it.
     asio::awaitable<void> send_in_order(std::shared_ptr<Outgoing> message) {
         auto gate = std::make_shared<http::SendGate>(executor_, head_gate);
-        asio::co_spawn(executor_, post(message, gate), asio::detached);
+        // A notification or response: shutdown waits for it to be delivered. Counted from here,
+        // before the POST's coroutine starts, so no moment passes with it counted nowhere.
+        std::shared_ptr<http::OpenRequests::Send> sending;
+        if (!message->id) sending = std::make_shared<http::OpenRequests::Send>(open_);
+        asio::co_spawn(executor_, post(message, gate, std::move(sending)), asio::detached);
         co_await gate->wait();
     }
 
@@ -206,12 +210,11 @@ private:
         return request;
     }
 
-    asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<http::SendGate> gate) {
+    /// `sending`: held until the POST is done (see send_in_order); retries run inside this call.
+    asio::awaitable<void> post(std::shared_ptr<Outgoing> message, std::shared_ptr<http::SendGate> gate,
+                               [[maybe_unused]] std::shared_ptr<http::OpenRequests::Send> sending = nullptr) {
         auto self = shared_from_this();
         auto open_gate = [&] { gate->open(); };
-        // A notification or response: shutdown waits for it to be delivered.
-        std::optional<http::OpenRequests::Send> sending;
-        if (!message->id) sending.emplace(open_);
         if (options_.legacy_only && !legacy_ && !closed_) {
             if (!co_await start_legacy()) {
                 open_gate();
@@ -229,6 +232,11 @@ private:
         if (message->modern) http::add_modern_headers(request, message->parsed, ledger_.tool_headers());
         std::shared_ptr<http::ClientStream> stream;
         std::unique_ptr<HttpExchange> started;
+        // Until its answer is in, a 2026-07-28 request is cancelled by closing its connection,
+        // also while the head is awaited (a server answering in JSON sends none before the end).
+        // Given up before the connection goes back to the pool or the request is sent again.
+        std::optional<http::OpenRequests::Registration> open_request;
+        bool cancellable = message->modern && message->id;
         // A kept-alive connection the server closed as this was sent: once more, on a new one.
         for (bool reused = true; reused && !started;) {
             stream = co_await pool_.acquire(options_.http_timeout, &reused);
@@ -237,8 +245,13 @@ private:
                 fail(*message, pool_.last_error().empty() ? "cannot connect to " + options_.url : pool_.last_error());
                 co_return;
             }
+            if (cancellable) open_request.emplace(open_, *message->id, stream);
             auto attempt = std::make_unique<HttpExchange>(stream);
             bool got_head = co_await attempt->start(request, options_.http_timeout);
+            if (cancellable && open_.cancelled(*message->id)) {
+                open_gate();
+                co_return;
+            }
             if (got_head) started = std::move(attempt);
             else if (!reused || !attempt->closed_unanswered()) break;
         }
@@ -248,9 +261,6 @@ private:
             co_return;
         }
         HttpExchange& exchange = *started;
-        // Until its answer is in, a 2026-07-28 request is cancelled by closing this connection.
-        std::optional<http::OpenRequests::Registration> open_request;
-        if (message->modern && message->id) open_request.emplace(open_, *message->id, stream);
         int status = static_cast<int>(exchange.head().result_int());
         std::string content_type(exchange.head()[web::field::content_type]);
         if (auto session = exchange.head().find("Mcp-Session-Id");
@@ -258,12 +268,14 @@ private:
             session_id_ = std::string(session->value());
 
         if ((status == 401 || status == 403) && options_.authorization) {
+            open_request.reset();  // the connection goes back to the pool during a sign-in
             co_await answer_refusal(exchange, stream, message, status, open_gate);
             co_return;
         }
         // A session the server no longer knows: start a new one, then try again once.
         if (status == 404 && !session_id_.empty() && message->method != "initialize" && !legacy_ &&
             message->attempts == 0) {
+            open_request.reset();
             co_await exchange.read_all(max_json_body);
             open_gate();
             message->attempts++;
@@ -294,6 +306,7 @@ private:
         }
         auto body = co_await exchange.read_all(max_json_body);
         std::string reason(exchange.head().reason());
+        open_request.reset();  // answered: the connection may serve another request now
         if (exchange.reusable()) pool_.release(stream);
         if (body && !body->empty() && (body->front() == '{' || body->front() == '[')) {
             deliver(*body);
@@ -356,13 +369,18 @@ private:
                                  jsonrpc::RequestId waiting_for) {
         auto self = shared_from_this();
         auto delay = retry.value_or(options_.reconnect_delay);
-        for (int attempt = 0; attempt < options_.max_reconnects && !closed_ && !answered(waiting_for); ++attempt) {
+        for (int attempt = 0; attempt < options_.max_reconnects && !closed_ && !answered(waiting_for) &&
+                              !open_.cancelled(waiting_for);
+             ++attempt) {
             asio::steady_timer wait(executor_, delay);
             co_await wait.async_wait(use_tuple);
-            if (closed_ || answered(waiting_for)) co_return;
+            if (closed_ || answered(waiting_for) || open_.cancelled(waiting_for)) co_return;
             auto request = make_request(web::verb::get, url_, "");
             request.set("Last-Event-ID", last_event_id);
             auto stream = co_await pool_.acquire(options_.http_timeout);
+            // A cancellation while resuming closes the stream being resumed, not the old one.
+            std::optional<http::OpenRequests::Registration> resumed;
+            if (stream && open_.tracks(waiting_for)) resumed.emplace(open_, waiting_for, stream);
             if (stream) {
                 HttpExchange exchange(stream);
                 bool started = co_await exchange.start(request, options_.http_timeout);
@@ -389,7 +407,7 @@ private:
             }
             delay = std::chrono::duration_cast<std::chrono::milliseconds>(delay * 3 / 2);
         }
-        if (!answered(waiting_for) && !closed_) {
+        if (!answered(waiting_for) && !closed_ && !open_.cancelled(waiting_for)) {
             if (options_.log) options_.log("stream for request " + waiting_for.to_display() + " was lost");
             fail_id(waiting_for, "the server's stream ended without an answer and could not be resumed");
         }
