@@ -17,6 +17,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -74,13 +75,23 @@ struct Endpoint {
     /// Sends `request` on a new connection and returns all that comes back before the server
     /// closes it, or before half a second of silence (`silent`: a stream may stay open, as
     /// subscriptions/listen's does, which is not a failure).
-    std::string exchange(const std::string& request, bool* silent = nullptr) const {
+    std::string exchange(const std::string& request, bool* silent = nullptr, bool* reset = nullptr) const {
         int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_port = htons(port);
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        int connected = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+        if (connected != 0 && errno == EINTR) {
+            // The connection goes on in the background: wait until it is made.
+            pollfd ready{fd, POLLOUT, 0};
+            while (::poll(&ready, 1, 2000) < 0 && errno == EINTR) {}
+            int error = 0;
+            socklen_t length = sizeof error;
+            ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+            connected = error == 0 ? 0 : -1;
+        }
+        if (connected != 0) {
             std::perror("the server stopped accepting connections");
             std::abort();
         }
@@ -88,6 +99,7 @@ struct Endpoint {
         ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
         for (std::size_t sent = 0; sent < request.size();) {
             ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR) continue;
             if (n <= 0) break;  // the server may refuse early (a head it rejects) and close
             sent += static_cast<std::size_t>(n);
         }
@@ -95,7 +107,9 @@ struct Endpoint {
         char buffer[4096];
         for (;;) {
             ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+            if (n < 0 && errno == EINTR) continue;  // libFuzzer's timer signal, every second
             if (n < 0 && silent && (errno == EAGAIN || errno == EWOULDBLOCK)) *silent = true;
+            if (n < 0 && reset && errno == ECONNRESET) *reset = true;
             if (n <= 0) break;
             answer.append(buffer, static_cast<std::size_t>(n));
             if (answer.size() > (1u << 20)) break;
@@ -179,7 +193,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     head += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
     head.append(body);
     bool silent = false;
-    std::string answer = server.exchange(head, &silent);
+    bool reset = false;
+    std::string answer = server.exchange(head, &silent, &reset);
+    // A reset may discard an answer the server did write (it closed with bytes of ours unread):
+    // then the server must still answer a well-formed request.
+    if (reset && !answer.starts_with("HTTP/1.1 ")) {
+        std::string ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+        answer = server.exchange("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                 "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                                 "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: " + server.live_session +
+                                 "\r\nContent-Length: " + std::to_string(ping.size()) + "\r\n\r\n" + ping);
+    }
     // Every request is answered: a connection the server closed holds a status line first.
     if (!silent && !answer.starts_with("HTTP/1.1 ")) {
         std::fprintf(stderr, "no answer to:\n%s\n(got %zu bytes)\n", head.c_str(), answer.size());
