@@ -15,7 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { eventually, freePort, mcpkit } from './support.mjs';
+import { eventually, freePort, mcpkit as builtMcpkit } from './support.mjs';
 
 const VICTIM = 'mcpkit-victim';
 const OTHER = 'mcpkit-other';
@@ -62,12 +62,29 @@ function startAs(user, args, env = {}) {
 
 const mode = (file) => fs.lstatSync(file).mode & 0o777;
 
+// The build may sit in a directory only root can enter (a checkout made by mktemp): the users get
+// copies in a folder they can reach.
+let mcpkit = builtMcpkit;
+let node = process.execPath;
+let reachable;
+function copyForUsers() {
+  reachable = fs.mkdtempSync('/tmp/mcpkit-users-bin-');
+  fs.chmodSync(reachable, 0o755);
+  mcpkit = path.join(reachable, 'mcpkit');
+  node = path.join(reachable, 'node');
+  fs.copyFileSync(builtMcpkit, mcpkit);
+  fs.copyFileSync(process.execPath, node);
+  fs.chmodSync(mcpkit, 0o755);
+  fs.chmodSync(node, 0o755);
+}
+
 let victim;
 let other;
 before(() => {
   if (!root) return;
   victim = ensureUser(VICTIM);
   other = ensureUser(OTHER);
+  copyForUsers();
 });
 after(async () => {
   for (const child of children) {
@@ -77,6 +94,7 @@ after(async () => {
     await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
   }
   if (victim) fs.rmSync(`/tmp/mcpkit-${victim.uid}`, { recursive: true, force: true });
+  if (reachable) fs.rmSync(reachable, { recursive: true, force: true });
 });
 
 describe('two local users', { skip: root ? false : 'needs root to make throwaway users' }, () => {
@@ -170,7 +188,7 @@ describe('two local users', { skip: root ? false : 'needs root to make throwaway
     // Another user's program on a port the bridge is pointed at, answering /health as the daemon
     // would, is not handed the secret.
     const fakePort = await freePort();
-    const fake = startAs(other, [process.execPath, '-e', `require('http').createServer((request, response) => {
+    const fake = startAs(other, [node, '-e', `require('http').createServer((request, response) => {
       if (request.headers.authorization) console.log('STOLEN ' + request.headers.authorization);
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ name: 'mcpkit-devconsole', status: 'ok' }));
