@@ -248,7 +248,9 @@ private:
             if (cancellable) open_request.emplace(open_, *message->id, stream);
             auto attempt = std::make_unique<HttpExchange>(stream);
             bool got_head = co_await attempt->start(request, options_.http_timeout);
-            if (cancellable && open_.cancelled(*message->id)) {
+            // Cancelled, or the transport closed (which closes the connections in use): not sent
+            // again on a new connection, which would run the request a second time.
+            if ((cancellable && open_.cancelled(*message->id)) || (closed_ && !got_head)) {
                 open_gate();
                 co_return;
             }
