@@ -84,6 +84,13 @@ public:
         return true;
     }
 
+    /// The client gave up on request `id` (it sent notifications/cancelled for it): it must not be
+    /// sent again (after a sign-in, or in a new session when the old one ended).
+    void abandon(const jsonrpc::RequestId& id) { abandoned_.insert(id); }
+    bool abandoned(const jsonrpc::RequestId& id) const { return abandoned_.contains(id) || cancelled_.contains(id); }
+    /// The request's POST is over: nothing more to remember of it.
+    void forget(const jsonrpc::RequestId& id) { abandoned_.erase(id); }
+
     /// Whether request `id` is registered (a 2026-07-28 request still on the wire).
     bool tracks(const jsonrpc::RequestId& id) const { return streams_.contains(id); }
 
@@ -102,6 +109,7 @@ public:
 private:
     std::unordered_map<jsonrpc::RequestId, std::weak_ptr<ClientStream>> streams_;
     std::unordered_set<jsonrpc::RequestId> cancelled_;
+    std::unordered_set<jsonrpc::RequestId> abandoned_;
     std::size_t sends_ = 0;
     boost::asio::steady_timer sends_done_;
 };

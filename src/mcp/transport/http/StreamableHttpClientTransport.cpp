@@ -92,6 +92,7 @@ public:
 
     asio::awaitable<void> shutdown() override {
         auto self = shared_from_this();
+        shutting_down_ = true;
         // What was sent last (a cancellation, typically) goes out before the session ends.
         auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
         while (!closed_ && (!outgoing_.empty() || open_.sends_in_flight() > 0) &&
@@ -185,8 +186,10 @@ private:
             if (auto* params = object.if_contains("params"); params && params->is_object())
                 request_id = params->get_object().if_contains("requestId");
             jsonrpc::RequestId cancelled;
-            if (request_id && jsonrpc::RequestId::from_json(*request_id, cancelled) && open_.cancel(cancelled))
-                return std::nullopt;
+            if (request_id && jsonrpc::RequestId::from_json(*request_id, cancelled)) {
+                if (open_.cancel(cancelled)) return std::nullopt;
+                open_.abandon(cancelled);  // 2025: the notification goes; the request is not sent again
+            }
         }
         return message;
     }
@@ -215,6 +218,15 @@ private:
                                [[maybe_unused]] std::shared_ptr<http::OpenRequests::Send> sending = nullptr) {
         auto self = shared_from_this();
         auto open_gate = [&] { gate->open(); };
+        // The outermost POST of a request (retries run inside it) forgets it was given up, at its end.
+        struct Forget {
+            http::OpenRequests& open;
+            std::optional<jsonrpc::RequestId> id;
+            ~Forget() {
+                if (id) open.forget(*id);
+            }
+        } forget{open_, {}};
+        if (message->attempts == 0 && message->authorizations == 0) forget.id = message->id;
         if (options_.legacy_only && !legacy_ && !closed_) {
             if (!co_await start_legacy()) {
                 open_gate();
@@ -280,6 +292,9 @@ private:
             open_request.reset();
             co_await exchange.read_all(max_json_body);
             open_gate();
+            // Not when shutting down (our own DELETE ended the session) or when the request was
+            // given up: a new session would run it again, with nobody waiting for it.
+            if (shutting_down_ || closed_ || (message->id && open_.abandoned(*message->id))) co_return;
             message->attempts++;
             if (co_await reinitialize()) co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
             else fail(*message, "the session expired and a new one could not be started");
@@ -341,7 +356,7 @@ private:
             } catch (const std::exception& e) {
                 failure = std::string("authorization failed: ") + e.what();
             }
-            if (again && !closed_) {
+            if (again && !closed_ && !(message->id && open_.abandoned(*message->id))) {
                 co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
                 co_return;
             }
@@ -559,6 +574,7 @@ private:
     bool sender_waiting_ = false;
     std::shared_ptr<http::SendGate> get_gate_;
     bool closed_ = false;
+    bool shutting_down_ = false;  ///< shutdown() began: nothing is sent again in a new session
     std::string session_id_;
     std::string authorization_;  ///< the newest Authorization header (GET streams, DELETE use it)
     std::string initialize_frame_;
