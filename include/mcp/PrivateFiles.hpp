@@ -36,7 +36,8 @@ void make_file_private(const std::filesystem::path& file);
 
 /// A database file others may not read: creates `file` empty with mode 0600 when missing (SQLite
 /// then gives its -wal and -shm files the same mode), else narrows it and its -wal, -shm and
-/// -journal companions. Throws PrivateDirectoryError when it cannot be created.
+/// -journal companions. SQLite's names that are not files (":memory:", "file:" URIs) are left
+/// alone. Throws PrivateDirectoryError when it cannot be created.
 void prepare_private_database(const std::filesystem::path& file);
 
 }  // namespace mcp

@@ -24,27 +24,25 @@ std::string mode_text(mode_t mode) {
     throw PrivateDirectoryError(path.string() + " " + why + "; " + fix);
 }
 
-/// Whether users other than us may create or rename entries in `directory` (sticky /tmp counts:
-/// anyone may create a name there first).
-bool others_may_write(const fs::path& directory) {
-    struct stat status {};
-    if (::stat(directory.c_str(), &status) != 0) return true;
-    return status.st_uid != ::geteuid() || (status.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+/// Whether users other than us may create entries in a directory with this status (sticky /tmp
+/// counts: anyone may create a name there first).
+bool others_may_write(const struct stat& directory) {
+    return directory.st_uid != ::geteuid() || (directory.st_mode & (S_IWGRP | S_IWOTH)) != 0;
 }
 
-/// Whether another user could rename `directory`'s entries (and so swap ours for theirs after we
-/// checked it): a parent owned by someone other than us or root, or one others may write to
-/// without the sticky bit.
-bool others_may_replace_entries(const fs::path& directory) {
-    struct stat status {};
-    if (::stat(directory.c_str(), &status) != 0) return true;
-    if (status.st_uid != ::geteuid() && status.st_uid != 0) return true;
-    return (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (status.st_mode & S_ISVTX) == 0;
+/// Whether another user could rename a directory's entries (and so swap ours for theirs after we
+/// checked it): one owned by someone other than us or root, or one others may write to without
+/// the sticky bit.
+bool others_may_replace_entries(const struct stat& directory) {
+    if (directory.st_uid != ::geteuid() && directory.st_uid != 0) return true;
+    return (directory.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (directory.st_mode & S_ISVTX) == 0;
 }
 
 void check_existing(const fs::path& path, const struct stat& status) {
     fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    if (others_may_replace_entries(parent))
+    struct stat parent_status {};
+    bool parent_known = ::stat(parent.c_str(), &parent_status) == 0;
+    if (!parent_known || others_may_replace_entries(parent_status))
         refuse(path, "is in " + parent.string() + ", where another user may replace it",
                "choose a directory of yours (set XDG_RUNTIME_DIR or XDG_STATE_HOME)");
     if (S_ISLNK(status.st_mode))
@@ -56,7 +54,7 @@ void check_existing(const fs::path& path, const struct stat& status) {
                          std::to_string(::geteuid()) + "), so that user can read what mcpkit keeps there",
                "ask them or an administrator to remove it, or set XDG_RUNTIME_DIR to a directory of yours");
     if ((status.st_mode & 077) == 0) return;
-    if (others_may_write(parent))
+    if (others_may_write(parent_status))
         refuse(path, "has mode " + mode_text(status.st_mode) + " under the shared directory " + parent.string() +
                          ", so other users may have put files in it",
                "remove it (rm -r " + path.string() + ") and run again");
@@ -123,6 +121,7 @@ void make_file_private(const fs::path& file) {
 }
 
 void prepare_private_database(const fs::path& file) {
+    if (file == ":memory:" || file.native().starts_with("file:")) return;
     int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         throw PrivateDirectoryError(file.string() + " cannot be opened: " + std::strerror(errno) +

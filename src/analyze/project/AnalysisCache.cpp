@@ -34,7 +34,7 @@ std::string content_hash(std::string_view content) {
 AnalysisCache::AnalysisCache(const std::string& path, std::string variant) : variant_(std::move(variant)) {
     std::error_code error;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-    if (path != ":memory:" && path.rfind("file:", 0) != 0) mcp::prepare_private_database(path);
+    mcp::prepare_private_database(path);
     if (sqlite3_open(path.c_str(), &database_) != SQLITE_OK) {
         std::string message = database_ ? sqlite3_errmsg(database_) : "out of memory";
         sqlite3_close(database_);

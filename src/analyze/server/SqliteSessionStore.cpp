@@ -22,7 +22,7 @@ class SqliteSessionStore final : public SessionStore {
 public:
     explicit SqliteSessionStore(std::string path) : path_(std::move(path)) {
         // What is said in a chat (or found in code) is for this user only: 0600, with -wal and -shm.
-        if (path_ != ":memory:" && path_.rfind("file:", 0) != 0) mcp::prepare_private_database(path_);
+        mcp::prepare_private_database(path_);
         if (sqlite3_open(path_.c_str(), &database_) != SQLITE_OK) {
             std::string message = database_ ? sqlite3_errmsg(database_) : "out of memory";
             sqlite3_close(database_);

@@ -47,7 +47,6 @@ public:
                 return;
             }
             owner_->streams_.erase(id_);
-            owner_->cancelled_.erase(id_);
         }
 
     private:
@@ -75,7 +74,7 @@ public:
     bool cancel(const jsonrpc::RequestId& id) {
         auto it = streams_.find(id);
         if (it == streams_.end()) return false;
-        cancelled_.insert(id);
+        given_up_.insert(id);
         if (auto stream = it->second.lock()) {
             boost::system::error_code ignored;
             stream->lowest().socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
@@ -84,18 +83,16 @@ public:
         return true;
     }
 
-    /// The client gave up on request `id` (it sent notifications/cancelled for it): it must not be
-    /// sent again (after a sign-in, or in a new session when the old one ended).
-    void abandon(const jsonrpc::RequestId& id) { abandoned_.insert(id); }
-    bool abandoned(const jsonrpc::RequestId& id) const { return abandoned_.contains(id) || cancelled_.contains(id); }
+    /// The client gave up on request `id` (it sent notifications/cancelled for it, in 2025).
+    void abandon(const jsonrpc::RequestId& id) { given_up_.insert(id); }
+    /// Whether the client gave up on request `id`, either way: it is not sent again (after a
+    /// sign-in, on a new connection, in a new session) and its stream is not resumed.
+    bool given_up(const jsonrpc::RequestId& id) const { return given_up_.contains(id); }
     /// The request's POST is over: nothing more to remember of it.
-    void forget(const jsonrpc::RequestId& id) { abandoned_.erase(id); }
+    void forget(const jsonrpc::RequestId& id) { given_up_.erase(id); }
 
     /// Whether request `id` is registered (a 2026-07-28 request still on the wire).
     bool tracks(const jsonrpc::RequestId& id) const { return streams_.contains(id); }
-
-    /// Whether request `id` was cancelled (its stream must not be resumed).
-    bool cancelled(const jsonrpc::RequestId& id) const { return cancelled_.contains(id); }
 
     /// Waits until no send is in flight, or `limit` passes.
     boost::asio::awaitable<void> sends_finished(std::chrono::milliseconds limit) {
@@ -108,8 +105,7 @@ public:
 
 private:
     std::unordered_map<jsonrpc::RequestId, std::weak_ptr<ClientStream>> streams_;
-    std::unordered_set<jsonrpc::RequestId> cancelled_;
-    std::unordered_set<jsonrpc::RequestId> abandoned_;
+    std::unordered_set<jsonrpc::RequestId> given_up_;  ///< until the request's outermost POST ends
     std::size_t sends_ = 0;
     boost::asio::steady_timer sends_done_;
 };

@@ -262,7 +262,7 @@ private:
             bool got_head = co_await attempt->start(request, options_.http_timeout);
             // Cancelled, or the transport closed (which closes the connections in use): not sent
             // again on a new connection, which would run the request a second time.
-            if ((cancellable && open_.cancelled(*message->id)) || (closed_ && !got_head)) {
+            if ((cancellable && open_.given_up(*message->id)) || (closed_ && !got_head)) {
                 open_gate();
                 co_return;
             }
@@ -294,7 +294,7 @@ private:
             open_gate();
             // Not when shutting down (our own DELETE ended the session) or when the request was
             // given up: a new session would run it again, with nobody waiting for it.
-            if (shutting_down_ || closed_ || (message->id && open_.abandoned(*message->id))) co_return;
+            if (shutting_down_ || closed_ || (message->id && open_.given_up(*message->id))) co_return;
             message->attempts++;
             if (co_await reinitialize()) co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
             else fail(*message, "the session expired and a new one could not be started");
@@ -356,7 +356,7 @@ private:
             } catch (const std::exception& e) {
                 failure = std::string("authorization failed: ") + e.what();
             }
-            if (again && !closed_ && !(message->id && open_.abandoned(*message->id))) {
+            if (again && !closed_ && !(message->id && open_.given_up(*message->id))) {
                 co_await post(message, std::make_shared<http::SendGate>(executor_, head_gate));
                 co_return;
             }
@@ -377,7 +377,7 @@ private:
         auto origin = related_origin(waiting_for);
         co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event, origin); });
         if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_ ||
-            open_.cancelled(*waiting_for))
+            open_.given_up(*waiting_for))
             co_return;
         co_await resume(parser.last_event_id(), parser.retry(), *waiting_for);
     }
@@ -387,11 +387,11 @@ private:
         auto self = shared_from_this();
         auto delay = retry.value_or(options_.reconnect_delay);
         for (int attempt = 0; attempt < options_.max_reconnects && !closed_ && !answered(waiting_for) &&
-                              !open_.cancelled(waiting_for);
+                              !open_.given_up(waiting_for);
              ++attempt) {
             asio::steady_timer wait(executor_, delay);
             co_await wait.async_wait(use_tuple);
-            if (closed_ || answered(waiting_for) || open_.cancelled(waiting_for)) co_return;
+            if (closed_ || answered(waiting_for) || open_.given_up(waiting_for)) co_return;
             auto request = make_request(web::verb::get, url_, "");
             request.set("Last-Event-ID", last_event_id);
             auto stream = co_await pool_.acquire(options_.http_timeout);
@@ -424,7 +424,7 @@ private:
             }
             delay = std::chrono::duration_cast<std::chrono::milliseconds>(delay * 3 / 2);
         }
-        if (!answered(waiting_for) && !closed_ && !open_.cancelled(waiting_for)) {
+        if (!answered(waiting_for) && !closed_ && !open_.given_up(waiting_for)) {
             if (options_.log) options_.log("stream for request " + waiting_for.to_display() + " was lost");
             fail_id(waiting_for, "the server's stream ended without an answer and could not be resumed");
         }
