@@ -1,7 +1,6 @@
 #include "host/apps/McpApps.hpp"
 
 #include "host/apps/AppMetadata.hpp"
-#include "host/chat/Conversation.hpp"
 
 #include <regex>
 

@@ -3,7 +3,7 @@
 // the turn in progress (its stop switch, the questions waiting for the user). Lives on the host's
 // thread; outlives its connections so that a page reconnecting finds it.
 
-#include "host/chat/ChatMessage.hpp"
+#include "host/history/ChatMessage.hpp"
 #include "host/chat/PendingAnswers.hpp"
 #include "host/chat/StandingApprovals.hpp"
 #include "host/chat/ViewContext.hpp"

@@ -1,7 +1,7 @@
 #include "host/chat/Conversation.hpp"
 
 #include "host/chat/FrameText.hpp"
-#include "host/chat/HistoryWindow.hpp"
+#include "host/history/HistoryWindow.hpp"
 
 #include <mcp/Error.hpp>
 

@@ -1,6 +1,6 @@
 #include "host/coordinator/McpCoordinator.hpp"
 
-#include "host/chat/ChatMessage.hpp"
+#include "host/history/Clock.hpp"
 #include "host/apps/AppMetadata.hpp"
 #include "host/coordinator/ToolNames.hpp"
 

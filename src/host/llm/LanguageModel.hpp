@@ -4,7 +4,8 @@
 // to its wire format and back; the fenced-JSON text format stands in for models without native
 // tool calling.
 
-#include "host/chat/ChatMessage.hpp"
+#include "host/history/ChatMessage.hpp"
+#include "host/history/TokenUsage.hpp"
 
 #include <mcp/transport/HttpClient.hpp>
 
@@ -40,20 +41,6 @@ struct ModelRequest {
     ToolList tools;  ///< null or empty: none
     int max_output_tokens = 4096;
 };
-
-struct TokenUsage {
-    std::int64_t prompt_tokens = 0;
-    std::int64_t completion_tokens = 0;
-    std::int64_t total_tokens = 0;
-};
-
-/// The counts in `counts` under each provider's own names (a missing or odd field counts 0).
-TokenUsage token_usage_from(const boost::json::object& counts, std::string_view prompt, std::string_view completion,
-                            std::string_view total);
-/// {promptTokens, completionTokens, totalTokens}: how the stores and the page carry it.
-boost::json::object usage_json(const TokenUsage& usage);
-/// The same read back (anything else reads as zeros).
-TokenUsage usage_from_json(const boost::json::value& json);
 
 struct ModelReply {
     std::string text;

@@ -11,7 +11,7 @@
 // Arguments are parsed once at the end; text that is not a JSON object becomes the call's
 // arguments_error, for the model to read back, instead of an exception.
 
-#include "host/chat/ChatMessage.hpp"
+#include "host/history/ChatMessage.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -9,8 +9,8 @@
 // and an instance compares the revision it last wrote or read with the store's before it serves
 // a session again (a page that went A → B → A gets B's turns).
 
-#include "host/chat/ChatMessage.hpp"
-#include "host/llm/LanguageModel.hpp"
+#include "host/history/ChatMessage.hpp"
+#include "host/history/TokenUsage.hpp"
 
 #include <cstdint>
 #include <memory>

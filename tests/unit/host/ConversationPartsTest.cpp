@@ -2,7 +2,7 @@
 // breaker, fenced tool calls, and how each provider's request carries the history.
 
 #include "host/chat/FrameText.hpp"
-#include "host/chat/HistoryWindow.hpp"
+#include "host/history/HistoryWindow.hpp"
 #include "host/coordinator/CircuitBreaker.hpp"
 #include "host/coordinator/ToolNames.hpp"
 #include "host/llm/GeminiModel.hpp"

@@ -1,4 +1,4 @@
-#include "host/chat/HistoryWindow.hpp"
+#include "host/history/HistoryWindow.hpp"
 
 #include <boost/json/serialize.hpp>
 

@@ -4,7 +4,7 @@
 // few always kept, and the window made to start at a user message so that no tool result goes
 // out without the call it answers (providers refuse that).
 
-#include "host/chat/ChatMessage.hpp"
+#include "host/history/ChatMessage.hpp"
 
 #include <cstdint>
 #include <string_view>

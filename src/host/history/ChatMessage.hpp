@@ -2,6 +2,9 @@
 // The conversation as the host keeps it: one history per session, independent of the LLM
 // provider (each adapter translates it to its own wire format) and stored as JSON.
 
+#include "host/history/Clock.hpp"
+#include "host/history/Ids.hpp"
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -51,11 +54,5 @@ std::string_view role_name(Role role);
 /// What a tool's result says, as text for a model: its text content, else its structured content
 /// as JSON, else a description of the other content (an image, a resource).
 std::string tool_result_text(const boost::json::value& result);
-
-std::int64_t now_milliseconds();
-
-/// A random id ("prefix_" + 32 hex digits, 128 bits from the kernel): session ids resume a
-/// conversation and view ids are served without the token, so they must not be guessable.
-std::string new_id(std::string_view prefix);
 
 }  // namespace mcpkit::host

@@ -1,10 +1,7 @@
-#include "host/chat/ChatMessage.hpp"
-
-#include <mcp/RandomId.hpp>
+#include "host/history/ChatMessage.hpp"
 
 #include <boost/json/serialize.hpp>
 
-#include <chrono>
 #include <stdexcept>
 
 namespace mcpkit::host {
@@ -17,13 +14,6 @@ std::string_view role_name(Role role) {
     case Role::tool: return "tool";
     }
     return "user";
-}
-
-std::string new_id(std::string_view prefix) { return std::string(prefix) + "_" + mcp::random_hex(16); }
-
-std::int64_t now_milliseconds() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 json::object ChatMessage::to_json() const {
