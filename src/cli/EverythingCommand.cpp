@@ -4,6 +4,8 @@
 #include "cli/CommandSupport.hpp"
 #include "everything/EverythingServer.hpp"
 
+#include "common/StoreLocation.hpp"
+
 #include <mcp/server/Server.hpp>
 #include <mcp/transport/SessionStore.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
@@ -70,18 +72,23 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     options.tls_certificate_file = arguments.tls_certificate;
     options.tls_private_key_file = arguments.tls_key;
     options.log = std::move(log);
-    if (arguments.store.starts_with("redis://")) {
+    StoreLocationRules rules;
+    rules.sqlite = false;  // sessions and tasks live in memory or in a Redis shared by instances
+    StoreLocation store;
+    try {
+        store = parse_store_location(arguments.store, rules);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "mcpkit everything: %s\n", e.what());
+        return 2;
+    }
+    if (store.kind == StoreLocation::Kind::redis) {
         try {
-            options.store = mcp::make_redis_session_store(arguments.store);
-            server.set_task_store(mcp::make_redis_task_store(arguments.store));  // tasks seen by every instance
+            options.store = mcp::make_redis_session_store(store.url);
+            server.set_task_store(mcp::make_redis_task_store(store.url));  // tasks seen by every instance
         } catch (const std::exception& e) {
             std::fprintf(stderr, "mcpkit everything: --store: %s\n", e.what());
             return 1;
         }
-    } else if (arguments.store != "memory") {
-        std::fprintf(stderr, "mcpkit everything: --store wants memory or redis://HOST:PORT, got \"%s\"\n",
-                     arguments.store.c_str());
-        return 2;
     }
     std::string shown_host = options.host.find(':') == std::string::npos ? options.host : "[" + options.host + "]";
     std::string scheme = options.tls_certificate_file.empty() ? "http" : "https";

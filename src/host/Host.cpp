@@ -65,7 +65,7 @@ public:
         std::fflush(stdout);
         // The token is in the line above, meant for the person; logs may be collected and shared.
         log_.info("Host", "listening",
-                  {{"url", web_.base_url()}, {"store", store_->describe()},
+                  {{"url", web_.base_url()}, {"store", store_->description()},
                    {"llm", model_ ? model_->settings().provider + " " + model_->settings().model : "none"}});
         asio::co_spawn(io_, coordinator_.start(std::move(config)), asio::detached);
         watch_signals();
@@ -164,7 +164,7 @@ private:
                             {"version", "0.1.0"},
                             {"servers", std::move(servers)},
                             {"sessions", {{"inMemory", sessions_.sessions().size()}, {"pages", pages}}},
-                            {"store", store_->describe()},
+                            {"store", store_->description()},
                             {"tools", coordinator_.metrics()}};
         if (model_) health["llm"] = {{"provider", model_->settings().provider}, {"model", model_->settings().model}};
         else health["llm"] = nullptr;

@@ -1,11 +1,10 @@
 #include "analyze/metrics/FileReport.hpp"
 
-#include <algorithm>
-
-#include "analyze/JsonFields.hpp"
+#include <mcp/JsonFields.hpp>
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,8 +33,8 @@ double HalsteadCounts::difficulty() const {
 namespace {
 double rounded(double value, double scale = 100.0) { return std::round(value * scale) / scale; }
 
-using json_fields::integer;
-using json_fields::text;
+using mcp::json_fields::integer;
+using mcp::json_fields::text;
 HalsteadCounts halstead_from_json(const json::object& object) {
     return {integer(object, "distinctOperators"), integer(object, "distinctOperands"), integer(object, "totalOperators"),
             integer(object, "totalOperands")};

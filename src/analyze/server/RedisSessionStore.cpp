@@ -19,17 +19,9 @@ namespace {
 
 constexpr std::string_view key_prefix = "mcpkit:analyze:session:";
 
-mcp::RedisAddress address_of(const std::string& url) {
-    try {
-        return mcp::parse_redis_url(url);
-    } catch (const std::invalid_argument& error) {
-        throw std::invalid_argument("--store: " + std::string(error.what()));
-    }
-}
-
 class RedisSessionStore final : public SessionStore {
 public:
-    explicit RedisSessionStore(std::string url) : url_(std::move(url)), redis_(address_of(url_)) {}
+    explicit RedisSessionStore(const std::string& url) : redis_(mcp::parse_redis_url(url)) {}
 
     std::optional<Session> load(const std::string& id) override {
         auto reply = redis_.run({"GET", std::string(key_prefix) + id});
@@ -65,10 +57,12 @@ public:
         return sessions;
     }
     std::size_t evict_expired() override { return 0; }  // Redis expires keys itself
-    std::string description() const override { return url_; }
+    // Never the URL itself: it may carry the password, and this text reaches tool answers.
+    std::string description() const override {
+        return "redis://" + redis_.address().where() + "/" + std::to_string(redis_.address().database);
+    }
 
 private:
-    std::string url_;
     mcp::RedisConnection redis_;
 };
 

@@ -1,6 +1,7 @@
 #include "analyze/server/SessionStore.hpp"
+#include "common/StoreLocation.hpp"
 
-#include "analyze/JsonFields.hpp"
+#include <mcp/JsonFields.hpp>
 
 #include <boost/json.hpp>
 
@@ -9,9 +10,9 @@
 namespace mcpkit::analyze {
 namespace json = boost::json;
 
-using json_fields::integer;
-using json_fields::number;
-using json_fields::text;
+using mcp::json_fields::integer;
+using mcp::json_fields::number;
+using mcp::json_fields::text;
 
 std::int64_t now_milliseconds() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -69,15 +70,13 @@ Session session_from_json(const json::object& object) {
 }
 
 std::unique_ptr<SessionStore> make_session_store(const std::string& specification) {
-    if (specification.empty() || specification == "memory") return make_memory_session_store();
-    if (specification.rfind("sqlite:", 0) == 0) {
-        std::string path = specification.substr(7);
-        if (path.empty()) throw std::invalid_argument("--store sqlite:PATH needs a file path, e.g. sqlite:/tmp/analyze.db");
-        return make_sqlite_session_store(path);
+    StoreLocation location = parse_store_location(specification);
+    switch (location.kind) {
+    case StoreLocation::Kind::sqlite: return make_sqlite_session_store(location.path);
+    case StoreLocation::Kind::redis: return make_redis_session_store(location.url);
+    case StoreLocation::Kind::memory: break;
     }
-    if (specification.rfind("redis://", 0) == 0) return make_redis_session_store(specification);
-    throw std::invalid_argument("--store " + specification +
-                                ": use memory, sqlite:PATH or redis://[:PASSWORD@]HOST[:PORT][/DB]");
+    return make_memory_session_store();
 }
 
 }  // namespace mcpkit::analyze

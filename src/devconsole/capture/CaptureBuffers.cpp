@@ -27,14 +27,14 @@ std::int64_t event_time(const json::object& object) {
         if (!value) continue;
         if (value->is_string())
             if (auto parsed = parse_iso_time(value->get_string())) return *parsed;
-        if (value->is_number()) return integer_of(object, key);
+        if (value->is_number()) return json_fields::integer(object, key);
     }
     return wall_clock_ms();
 }
 
 std::int64_t tab_of(const json::object& object) {
-    if (auto tab = integer_of(object, "tabId")) return tab;
-    return integer_of(object, "tab_id");
+    if (auto tab = json_fields::integer(object, "tabId")) return tab;
+    return json_fields::integer(object, "tab_id");
 }
 
 struct Rejection {
@@ -55,7 +55,7 @@ std::optional<std::string> classify(Stream stream, const json::object& entry, Ca
         if (!level)
             return "\"level\" is \"" + std::string(level_value->get_string()) +
                    "\": use one of debug, log, info, warn, error";
-        auto type = text_of(entry, "type");
+        auto type = json_fields::text(entry, "type");
         LogKind kind = type == "exception" ? LogKind::exception : type == "network" ? LogKind::network : LogKind::console;
         if (!type.empty() && type != "console" && type != "exception" && type != "network")
             return "\"type\" is \"" + std::string(type) + "\": use console, exception or network";
@@ -63,17 +63,17 @@ std::optional<std::string> classify(Stream stream, const json::object& entry, Ca
         return std::nullopt;
     }
     case Stream::websocket: {
-        auto direction = text_of(entry, "direction");
+        auto direction = json_fields::text(entry, "direction");
         captured.level = direction == "incoming" ? 1 : direction == "outgoing" ? 2 : 0;
-        if (text_of(entry, "event").empty())
+        if (json_fields::text(entry, "event").empty())
             return std::string("\"event\" is missing: give open, message, close or error");
         return std::nullopt;
     }
     case Stream::network_bodies:
-        if (text_of(entry, "url").empty()) return std::string("\"url\" is missing");
+        if (json_fields::text(entry, "url").empty()) return std::string("\"url\" is missing");
         return std::nullopt;
     case Stream::actions:
-        if (text_of(entry, "type").empty()) return std::string("\"type\" is missing (click, input …)");
+        if (json_fields::text(entry, "type").empty()) return std::string("\"type\" is missing (click, input …)");
         return std::nullopt;
     case Stream::performance:
     case Stream::extension_logs:

@@ -25,19 +25,19 @@ json::object NoiseRule::to_json() const {
 std::variant<NoiseRule, std::string> NoiseRules::add(const json::object& description, std::string classification) {
     NoiseRule rule;
     rule.classification = std::move(classification);
-    rule.category = text_of(description, "category");
+    rule.category = json_fields::text(description, "category");
     if (rule.category.empty()) rule.category = "console";
     if (rule.category != "console" && rule.category != "network" && rule.category != "websocket")
         return "\"category\" is \"" + rule.category + "\": use console, network or websocket";
-    rule.level = text_of(description, "level");
-    rule.message_regex = text_of(description, "message_regex");
-    if (rule.message_regex.empty()) rule.message_regex = text_of(description, "pattern");
-    rule.source_regex = text_of(description, "source_regex");
-    rule.url_regex = text_of(description, "url_regex");
-    rule.method = text_of(description, "method");
+    rule.level = json_fields::text(description, "level");
+    rule.message_regex = json_fields::text(description, "message_regex");
+    if (rule.message_regex.empty()) rule.message_regex = json_fields::text(description, "pattern");
+    rule.source_regex = json_fields::text(description, "source_regex");
+    rule.url_regex = json_fields::text(description, "url_regex");
+    rule.method = json_fields::text(description, "method");
     if (auto* value = description.if_contains("status_min"); value && value->is_number()) rule.status_min = value->to_number<double>();
     if (auto* value = description.if_contains("status_max"); value && value->is_number()) rule.status_max = value->to_number<double>();
-    rule.reason = text_of(description, "reason");
+    rule.reason = json_fields::text(description, "reason");
     if (rule.message_regex.empty() && rule.source_regex.empty() && rule.url_regex.empty() && rule.method.empty() &&
         !rule.status_min && !rule.status_max && rule.level.empty())
         return std::string("a rule needs something to match: message_regex (or pattern), source_regex, url_regex, "
@@ -93,7 +93,7 @@ namespace {
 constexpr std::size_t matched_prefix = 2000;
 
 std::string field_prefix(const json::object& entry, std::string_view key) {
-    auto text = text_of(entry, key);
+    auto text = json_fields::text(entry, key);
     if (text.size() > matched_prefix) text.resize(matched_prefix);
     return text;
 }
@@ -109,7 +109,7 @@ bool NoiseRules::matches(std::string_view category, const json::object& entry) c
     }
     for (const auto& rule : rules) {
         if (rule->category != category) continue;
-        if (!rule->level.empty() && text_of(entry, "level") != rule->level) continue;
+        if (!rule->level.empty() && json_fields::text(entry, "level") != rule->level) continue;
         if (!rule->message_regex.empty() && !std::regex_search(field_prefix(entry, "message"), rule->message)) continue;
         if (!rule->source_regex.empty()) {
             auto source = field_prefix(entry, "source");
@@ -117,8 +117,8 @@ bool NoiseRules::matches(std::string_view category, const json::object& entry) c
             if (!std::regex_search(source, rule->source)) continue;
         }
         if (!rule->url_regex.empty() && !std::regex_search(field_prefix(entry, "url"), rule->url)) continue;
-        if (!rule->method.empty() && text_of(entry, "method") != rule->method) continue;
-        double status = number_of(entry, "status", -1);
+        if (!rule->method.empty() && json_fields::text(entry, "method") != rule->method) continue;
+        double status = json_fields::number(entry, "status", -1);
         if (rule->status_min && status < *rule->status_min) continue;
         if (rule->status_max && status > *rule->status_max) continue;
         return true;

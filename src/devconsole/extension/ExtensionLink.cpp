@@ -26,7 +26,7 @@ ExtensionLink::SyncArrival ExtensionLink::saw_sync(const json::object& request, 
         last_sync_ = now;
         last_sync_wall_ms_ = wall_clock_ms();
         ++syncs_;
-        auto session = text_of(request, "ext_session_id");
+        auto session = json_fields::text(request, "ext_session_id");
         if (!session.empty() && session != session_id_) {
             if (!session_id_.empty()) {
                 ++session_changes_;
@@ -35,13 +35,13 @@ ExtensionLink::SyncArrival ExtensionLink::saw_sync(const json::object& request, 
             session_id_ = std::move(session);
         }
         if (!client_header.empty()) client_.assign(client_header);
-        if (auto version = text_of(request, "extension_version"); !version.empty())
+        if (auto version = json_fields::text(request, "extension_version"); !version.empty())
             extension_version_ = std::move(version);
         if (auto* settings = request.if_contains("settings"); settings && settings->is_object()) {
             settings_ = settings->get_object();
-            tab_.id = integer_of(settings_, "tracked_tab_id");
-            tab_.url = text_of(settings_, "tracked_tab_url");
-            tab_.title = text_of(settings_, "tracked_tab_title");
+            tab_.id = json_fields::integer(settings_, "tracked_tab_id");
+            tab_.url = json_fields::text(settings_, "tracked_tab_url");
+            tab_.title = json_fields::text(settings_, "tracked_tab_title");
             auto* enabled = settings_.if_contains("tracking_enabled");
             tab_.tracking_enabled = enabled && enabled->is_bool() ? enabled->get_bool() : tab_.id != 0;
         }

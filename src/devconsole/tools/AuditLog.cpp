@@ -18,8 +18,8 @@ void AuditLog::record(std::string_view tool, const json::object& arguments, cons
                       {"is_error", result.is_error}, {"elapsed_ms", elapsed_ms}};
     if (result.structured_content)
         if (auto* fields = result.structured_content->if_object()) {
-            if (auto status = text_of(*fields, "status"); !status.empty()) call["status"] = status;
-            if (auto id = text_of(*fields, "correlation_id"); !id.empty()) call["correlation_id"] = id;
+            if (auto status = json_fields::text(*fields, "status"); !status.empty()) call["status"] = status;
+            if (auto id = json_fields::text(*fields, "correlation_id"); !id.empty()) call["correlation_id"] = id;
         }
     std::lock_guard lock(mutex_);
     calls_.push_back(std::move(call));
@@ -33,8 +33,8 @@ mcp::CallToolResult AuditLog::handle(std::string_view what, const json::object& 
     json::array calls;
     std::lock_guard lock(mutex_);
     for (auto it = calls_.rbegin(); it != calls_.rend() && calls.size() < limit; ++it) {
-        if (tool && text_of(*it, "tool") != *tool) continue;
-        if (since && text_of(*it, "at") < *since) continue;
+        if (tool && json_fields::text(*it, "tool") != *tool) continue;
+        if (since && json_fields::text(*it, "at") < *since) continue;
         calls.push_back(*it);
     }
     std::reverse(calls.begin(), calls.end());

@@ -64,9 +64,9 @@ json::value shape_of(const json::value& value, int depth = 0) {
 }
 
 std::string endpoint_of(const json::object& body) {
-    auto url = text_of(body, "url");
+    auto url = json_fields::text(body, "url");
     auto path = url.substr(0, url.find('?'));
-    auto method = text_of(body, "method");
+    auto method = json_fields::text(body, "method");
     return (method.empty() ? std::string("GET") : method) + " " + message_shape(path);
 }
 
@@ -96,13 +96,13 @@ mcp::CallToolResult error_clusters(const CaptureBuffers& buffers, std::string_vi
     each_entry(buffers.ring(Stream::logs), [&](const CapturedEntry& entry, const json::object& object) {
         if (level_of(entry) != LogLevel::error && kind_of(entry) != LogKind::exception) return;
         if (tracked_tab && entry.tab_id && entry.tab_id != tracked_tab) return;
-        auto message = text_of(object, "message");
-        auto frame = top_frame(text_of(object, "stack"));
+        auto message = json_fields::text(object, "message");
+        auto frame = top_frame(json_fields::text(object, "stack"));
         auto& cluster = clusters[message_shape(message) + "|" + frame];
         if (cluster.count++ == 0) cluster.message = utf8_prefix(message, 500), cluster.frame = frame,
                                   cluster.first = format_iso_time(entry.time_ms);
         cluster.last = format_iso_time(entry.time_ms);
-        if (cluster.urls.size() < 5) cluster.urls.insert(text_of(object, "url"));
+        if (cluster.urls.size() < 5) cluster.urls.insert(json_fields::text(object, "url"));
     });
     std::vector<Cluster> sorted;
     for (auto& [key, cluster] : clusters) sorted.push_back(std::move(cluster));
@@ -129,11 +129,11 @@ mcp::CallToolResult performance_report(const CaptureBuffers& buffers, std::strin
     double total_ms = 0;
     std::size_t failed = 0;
     each_entry(buffers.ring(Stream::network_bodies), [&](const CapturedEntry&, const json::object& body) {
-        double duration = number_of(body, "duration", 0);
+        double duration = json_fields::number(body, "duration", 0);
         total_ms += duration;
-        if (number_of(body, "status", 0) >= 400) ++failed;
-        requests.emplace_back(duration, json::object{{"url", text_of(body, "url")}, {"method", text_of(body, "method")},
-                                                     {"status", number_of(body, "status", 0)}, {"duration_ms", duration}});
+        if (json_fields::number(body, "status", 0) >= 400) ++failed;
+        requests.emplace_back(duration, json::object{{"url", json_fields::text(body, "url")}, {"method", json_fields::text(body, "method")},
+                                                     {"status", json_fields::number(body, "status", 0)}, {"duration_ms", duration}});
     });
     std::stable_sort(requests.begin(), requests.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     json::array slowest;
@@ -162,12 +162,12 @@ mcp::CallToolResult third_party_audit(const CaptureBuffers& buffers, std::string
     };
     std::map<std::string, Party> parties;
     each_entry(buffers.ring(Stream::network_bodies), [&](const CapturedEntry&, const json::object& body) {
-        auto origin = origin_of(text_of(body, "url"));
+        auto origin = origin_of(json_fields::text(body, "url"));
         if (origin.empty() || first_party.contains(origin)) return;
         auto& party = parties[origin];
         ++party.requests;
-        party.bytes += text_of(body, "response_body").size();
-        if (auto type = text_of(body, "content_type"); !type.empty()) party.types.insert(type.substr(0, type.find(';')));
+        party.bytes += json_fields::text(body, "response_body").size();
+        if (auto type = json_fields::text(body, "content_type"); !type.empty()) party.types.insert(type.substr(0, type.find(';')));
     });
     json::array list;
     for (const auto& [origin, party] : parties) {
@@ -204,17 +204,17 @@ mcp::CallToolResult api_validation(CaptureBuffers& buffers, std::string_view wha
     };
     std::map<std::string, Endpoint> endpoints;
     each_entry(buffers.ring(Stream::network_bodies), [&](const CapturedEntry&, const json::object& body) {
-        auto url = text_of(body, "url");
+        auto url = json_fields::text(body, "url");
         for (const auto& fragment : ignored)
             if (url.find(fragment) != std::string::npos) return;
         auto& endpoint = endpoints[endpoint_of(body)];
         ++endpoint.calls;
-        int status = static_cast<int>(number_of(body, "status", 0));
+        int status = static_cast<int>(json_fields::number(body, "status", 0));
         ++endpoint.statuses[status];
         if (status >= 400) ++endpoint.errors;
         if (status >= 400) return;
         boost::system::error_code ec;
-        auto parsed = json::parse(text_of(body, "response_body"), ec);
+        auto parsed = json::parse(json_fields::text(body, "response_body"), ec);
         if (ec) {
             ++endpoint.non_json;
             return;
@@ -281,12 +281,12 @@ mcp::CallToolResult security_audit(const CaptureBuffers& buffers, std::string_vi
         }
     };
     each_entry(buffers.ring(Stream::logs), [&](const CapturedEntry&, const json::object& entry) {
-        scan("console: " + text_of(entry, "url"), text_of(entry, "message").substr(0, scanned_prefix));
+        scan("console: " + json_fields::text(entry, "url"), json_fields::text(entry, "message").substr(0, scanned_prefix));
     });
     each_entry(buffers.ring(Stream::network_bodies), [&](const CapturedEntry&, const json::object& body) {
-        auto url = text_of(body, "url");
+        auto url = json_fields::text(body, "url");
         scan("request URL " + url.substr(0, 200), url.substr(0, scanned_prefix));
-        scan("response of " + url.substr(0, 200), text_of(body, "response_body").substr(0, scanned_prefix));
+        scan("response of " + url.substr(0, 200), json_fields::text(body, "response_body").substr(0, scanned_prefix));
         if (url.rfind("http://", 0) == 0 && url.find("://localhost") == std::string::npos &&
             url.find("://127.0.0.1") == std::string::npos)
             report("medium", "plain_http_request", url.substr(0, 200), "sent without TLS");

@@ -40,7 +40,7 @@ json::array detect_noise(DevConsole& console, std::size_t threshold) {
     console.buffers().ring(Stream::logs).visit_after(0, [&](const CapturedEntry& entry) {
         if (level_of(entry) >= LogLevel::error || kind_of(entry) != LogKind::console) return true;
         auto value = json::parse(entry.json);
-        auto message = text_of(value.as_object(), "message");
+        auto message = json_fields::text(value.as_object(), "message");
         auto& seen = shapes[message_shape(message)];
         if (seen.first++ == 0) seen.second = message;
         return true;
@@ -129,7 +129,7 @@ mcp::CallToolResult SequenceStore::handle(std::string_view what, const json::obj
             return failure(what, "too_many", "200 sequences saved already: delete some first");
         if (steps->get_array().size() > 100) return failure(what, "too_many_steps", "a sequence has at most 100 steps");
         sequences_[*name] = json::object{{"name", *name}, {"steps", *steps},
-                                         {"description", text_of(arguments, "description")},
+                                         {"description", json_fields::text(arguments, "description")},
                                          {"tags", arguments.contains("tags") ? arguments.at("tags") : json::array{}}};
         return answer(what, "Saved sequence " + *name + " (" + std::to_string(steps->get_array().size()) + " steps)",
                       json::object{{"name", *name}, {"steps", steps->get_array().size()}});
@@ -168,10 +168,10 @@ asio::awaitable<mcp::CallToolResult> replay_sequence(DevConsole& console, const 
         step.erase("background");  // a replay waits for each step: the next may depend on it
         auto result = co_await run_interact(console, call, step);
         auto fields = result.structured_content ? result.structured_content->as_object() : json::object{};
-        bool ok = !result.is_error && text_of(fields, "status") == "complete";
+        bool ok = !result.is_error && json_fields::text(fields, "status") == "complete";
         if (!ok) ++failed;
-        results.push_back(json::object{{"step", i}, {"what", mode_of(step, "action")}, {"status", text_of(fields, "status")},
-                                       {"ok", ok}, {"error", text_of(fields, "error")}});
+        results.push_back(json::object{{"step", i}, {"what", mode_of(step, "action")}, {"status", json_fields::text(fields, "status")},
+                                       {"ok", ok}, {"error", json_fields::text(fields, "error")}});
         if (!ok && !keep_going) break;
     }
     auto count = results.size();
@@ -187,18 +187,18 @@ json::object SessionSnapshots::capture(DevConsole& console, const std::string& u
     std::size_t warnings = 0;
     console.buffers().ring(Stream::logs).visit_after(0, [&](const CapturedEntry& entry) {
         auto value = json::parse(entry.json).as_object();
-        if (!url_filter.empty() && text_of(value, "url").find(url_filter) == std::string::npos) return true;
+        if (!url_filter.empty() && json_fields::text(value, "url").find(url_filter) == std::string::npos) return true;
         if (level_of(entry) == LogLevel::error || kind_of(entry) == LogKind::exception)
-            errors.insert(message_shape(text_of(value, "message")));
+            errors.insert(message_shape(json_fields::text(value, "message")));
         else if (level_of(entry) == LogLevel::warn)
             ++warnings;
         return true;
     });
     console.buffers().ring(Stream::network_bodies).visit_after(0, [&](const CapturedEntry& entry) {
         auto value = json::parse(entry.json).as_object();
-        if (number_of(value, "status") >= 400)
-            failed_requests.insert(text_of(value, "method") + " " + message_shape(text_of(value, "url")) + " " +
-                                   std::to_string(static_cast<int>(number_of(value, "status"))));
+        if (json_fields::number(value, "status") >= 400)
+            failed_requests.insert(json_fields::text(value, "method") + " " + message_shape(json_fields::text(value, "url")) + " " +
+                                   std::to_string(static_cast<int>(json_fields::number(value, "status"))));
         return true;
     });
     json::array error_list, request_list;

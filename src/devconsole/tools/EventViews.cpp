@@ -90,7 +90,7 @@ std::optional<std::string> log_query(const json::object& arguments, std::int64_t
                                      RingQuery& query, const NoiseRules& noise) {
     if (!noise.empty())
         query.is_noise = [&noise](const json::object& entry) {
-            return noise.matches(text_of(entry, "type") == "network" ? "network" : "console", entry);
+            return noise.matches(json_fields::text(entry, "type") == "network" ? "network" : "console", entry);
         };
     std::optional<LogLevel> exact, minimum;
     if (auto level = string_argument(arguments, "level")) {
@@ -115,8 +115,8 @@ std::optional<std::string> log_query(const json::object& arguments, std::int64_t
     auto url = string_argument(arguments, "url");
     if (source || url)
         query.accept_json = [source, url](const json::object& entry) {
-            if (source && text_of(entry, "source") != *source) return false;
-            if (url && text_of(entry, "url").find(*url) == std::string::npos) return false;
+            if (source && json_fields::text(entry, "source") != *source) return false;
+            if (url && json_fields::text(entry, "url").find(*url) == std::string::npos) return false;
             return true;
         };
     return std::nullopt;
@@ -130,15 +130,15 @@ RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts,
     auto status_min = number_argument(arguments, "status_min");
     auto status_max = number_argument(arguments, "status_max");
     query.accept_json = [=](const json::object& entry) {
-        if (url && text_of(entry, "url").find(*url) == std::string::npos) return false;
+        if (url && json_fields::text(entry, "url").find(*url) == std::string::npos) return false;
         if (method) {
-            auto own = text_of(entry, "method");
+            auto own = json_fields::text(entry, "method");
             if (own.empty()) own = "GET";
             if (!std::equal(own.begin(), own.end(), method->begin(), method->end(),
                             [](char a, char b) { return std::toupper(a) == std::toupper(b); }))
                 return false;
         }
-        double status = number_of(entry, "status", -1);
+        double status = json_fields::number(entry, "status", -1);
         if (status_min && status < *status_min) return false;
         if (status_max && status > *status_max) return false;
         return true;
@@ -146,7 +146,7 @@ RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts,
     auto body_key = string_argument(arguments, "body_key");
     auto body_path = string_argument(arguments, "body_path");
     query.shape = [body_key, body_path, &artifacts](json::object& entry) {
-        auto body = text_of(entry, "response_body");
+        auto body = json_fields::text(entry, "response_body");
         if ((body_key || body_path) && !body.empty()) {
             boost::system::error_code ec;
             auto parsed = json::parse(body, ec);
@@ -163,8 +163,8 @@ RingQuery network_query(const json::object& arguments, ArtifactStore& artifacts,
             }
         }
         if (body.size() > inline_body_bytes) {
-            auto content_type = text_of(entry, "content_type");
-            auto uri = artifacts.add("response body of " + text_of(entry, "url"),
+            auto content_type = json_fields::text(entry, "content_type");
+            auto uri = artifacts.add("response body of " + json_fields::text(entry, "url"),
                                      content_type.empty() ? "text/plain" : content_type, body, false);
             entry["response_body"] = utf8_prefix(body, inline_body_bytes) + "…";
             entry["response_body_truncated"] = true;
@@ -181,9 +181,9 @@ RingQuery websocket_query(const json::object& arguments) {
     auto direction = string_argument(arguments, "direction");
     auto url = string_argument(arguments, "url");
     query.accept_json = [=](const json::object& entry) {
-        if (connection && text_of(entry, "id") != *connection) return false;
-        if (direction && text_of(entry, "direction") != *direction) return false;
-        if (url && text_of(entry, "url").find(*url) == std::string::npos) return false;
+        if (connection && json_fields::text(entry, "id") != *connection) return false;
+        if (direction && json_fields::text(entry, "direction") != *direction) return false;
+        if (url && json_fields::text(entry, "url").find(*url) == std::string::npos) return false;
         return true;
     };
     return query;
@@ -192,7 +192,7 @@ RingQuery websocket_query(const json::object& arguments) {
 RingQuery url_query(const json::object& arguments) {
     RingQuery query;
     if (auto url = string_argument(arguments, "url"))
-        query.accept_json = [url](const json::object& entry) { return text_of(entry, "url").find(*url) != std::string::npos; };
+        query.accept_json = [url](const json::object& entry) { return json_fields::text(entry, "url").find(*url) != std::string::npos; };
     return query;
 }
 
@@ -209,16 +209,16 @@ mcp::CallToolResult websocket_status(const CaptureRing& ring, std::string_view w
         auto value = json::parse(entry.json, ec);
         if (ec || !value.is_object()) return true;
         const auto& event = value.get_object();
-        auto& connection = connections[text_of(event, "id")];
-        if (connection.url.empty()) connection.url = text_of(event, "url");
-        auto kind = text_of(event, "event");
+        auto& connection = connections[json_fields::text(event, "id")];
+        if (connection.url.empty()) connection.url = json_fields::text(event, "url");
+        auto kind = json_fields::text(event, "event");
         if (kind == "open") connection.opened = entry.time_ms, connection.state = "open";
         if (kind == "close") connection.state = "closed";
         if (kind == "error") connection.state = "error";
         if (kind == "message") {
-            (text_of(event, "direction") == "incoming" ? connection.incoming : connection.outgoing)++;
-            connection.bytes += static_cast<std::size_t>(std::max(0.0, number_of(event, "size", 0)));
-            connection.last_message = utf8_prefix(text_of(event, "data"), 200);
+            (json_fields::text(event, "direction") == "incoming" ? connection.incoming : connection.outgoing)++;
+            connection.bytes += static_cast<std::size_t>(std::max(0.0, json_fields::number(event, "size", 0)));
+            connection.last_message = utf8_prefix(json_fields::text(event, "data"), 200);
         }
         connection.last = entry.time_ms;
         return true;
@@ -244,7 +244,7 @@ mcp::CallToolResult vitals(const CaptureRing& ring, std::string_view what, const
     auto url = string_argument(arguments, "url");
     std::map<std::string, json::object> latest;  // per page
     for (auto& snapshot : parsed_newest(ring, 500)) {
-        auto page = text_of(snapshot, "url");
+        auto page = json_fields::text(snapshot, "url");
         if (url && page.find(*url) == std::string::npos) continue;
         if (!latest.contains(page)) latest.emplace(page, std::move(snapshot));
     }
@@ -253,7 +253,7 @@ mcp::CallToolResult vitals(const CaptureRing& ring, std::string_view what, const
         json::object vitals_of_page;
         if (auto* vitals_value = snapshot.if_contains("vitals"); vitals_value && vitals_value->is_object()) {
             const auto& values = vitals_value->get_object();
-            double lcp = number_of(values, "lcp", -1), cls = number_of(values, "cls", -1), inp = number_of(values, "inp", -1);
+            double lcp = json_fields::number(values, "lcp", -1), cls = json_fields::number(values, "cls", -1), inp = json_fields::number(values, "inp", -1);
             vitals_of_page = json::object{{"lcp_ms", lcp >= 0 ? json::value(lcp) : json::value(nullptr)},
                                           {"lcp_rating", rating(lcp, 2500, 4000)},
                                           {"cls", cls >= 0 ? json::value(cls) : json::value(nullptr)},
@@ -392,7 +392,7 @@ mcp::CallToolResult summarized_logs(const CaptureRing& logs, std::string_view wh
         auto value = json::parse(entry.json, ec);
         if (ec || !value.is_object()) return true;
         ++total;
-        auto message = text_of(value.get_object(), "message");
+        auto message = json_fields::text(value.get_object(), "message");
         auto& group = groups[std::string(to_string(level_of(entry))) + " " + message_shape(message)];
         if (group.count++ == 0) group.first = entry.time_ms, group.sample = utf8_prefix(message, 300),
                                 group.level = std::string(to_string(level_of(entry)));
@@ -426,7 +426,7 @@ mcp::CallToolResult navigation_history(const CaptureBuffers& buffers, std::strin
         boost::system::error_code ec;
         auto value = json::parse(entry.json, ec);
         if (ec || !value.is_object()) return true;
-        auto url = text_of(value.get_object(), "url");
+        auto url = json_fields::text(value.get_object(), "url");
         if (!url.empty() && url != previous) {
             pages.push_back(json::object{{"url", url}, {"first_seen", format_iso_time(entry.time_ms)}});
             previous = url;
@@ -446,14 +446,14 @@ ResultShaper screenshot_shaper(ArtifactStore& artifacts, std::string what) {
         auto result = command_answer(snapshot, what);
         const auto* object = snapshot.result.if_object();
         if (!object) return result;
-        auto data_url = text_of(*object, "data_url");
-        std::string uri = text_of(*object, "uri");  // uploaded through /screenshots already
-        std::string mime = text_of(*object, "mime_type");
+        auto data_url = json_fields::text(*object, "data_url");
+        std::string uri = json_fields::text(*object, "uri");  // uploaded through /screenshots already
+        std::string mime = json_fields::text(*object, "mime_type");
         auto comma = data_url.find(',');
         auto semicolon = data_url.find(';');
         if (data_url.rfind("data:image/", 0) == 0 && comma != std::string::npos && semicolon < comma) {
             mime = data_url.substr(5, semicolon - 5);
-            uri = artifacts.add("screenshot of " + text_of(*object, "effective_tab_url"), mime, data_url.substr(comma + 1), true);
+            uri = artifacts.add("screenshot of " + json_fields::text(*object, "effective_tab_url"), mime, data_url.substr(comma + 1), true);
         }
         if (uri.rfind(ArtifactStore::uri_prefix, 0) != 0) return result;
         auto artifact = artifacts.find(uri.substr(ArtifactStore::uri_prefix.size()));

@@ -63,7 +63,7 @@ void add_generate_tool(mcp::Server& server, DevConsole& console) {
             auto found = co_await run_command(console, call, audit);
             auto* fields = found.structured_content ? found.structured_content->if_object() : nullptr;
             const auto* audit_result = fields ? fields->if_contains("result") : nullptr;
-            if (found.is_error || !fields || text_of(*fields, "status") != "complete" || !audit_result ||
+            if (found.is_error || !fields || json_fields::text(*fields, "status") != "complete" || !audit_result ||
                 !audit_result->is_object())
                 co_return found;
             co_return artifact_answer(console, what, make_sarif(audit_result->get_object()));

@@ -32,15 +32,15 @@ std::string locator_for(const json::object& action) {
     auto* selectors_value = action.if_contains("selectors");
     if (!selectors_value || !selectors_value->is_object()) return {};
     const auto& selectors = selectors_value->get_object();
-    if (auto id = text_of(selectors, "id"); !id.empty()) return "page.locator(" + quoted("#" + id) + ")";
+    if (auto id = json_fields::text(selectors, "id"); !id.empty()) return "page.locator(" + quoted("#" + id) + ")";
     if (auto* role = selectors.if_contains("role"); role && role->is_object()) {
-        auto name = text_of(role->get_object(), "name");
-        auto role_name = text_of(role->get_object(), "role");
+        auto name = json_fields::text(role->get_object(), "name");
+        auto role_name = json_fields::text(role->get_object(), "role");
         if (!role_name.empty())
             return "page.getByRole(" + quoted(role_name) + (name.empty() ? "" : ", { name: " + quoted(name) + " }") + ")";
     }
-    if (auto text = text_of(selectors, "text"); !text.empty() && text.size() < 80) return "page.getByText(" + quoted(text) + ")";
-    if (auto css = text_of(selectors, "cssPath"); !css.empty()) return "page.locator(" + quoted(css) + ")";
+    if (auto text = json_fields::text(selectors, "text"); !text.empty() && text.size() < 80) return "page.getByText(" + quoted(text) + ")";
+    if (auto css = json_fields::text(selectors, "cssPath"); !css.empty()) return "page.locator(" + quoted(css) + ")";
     return {};
 }
 
@@ -77,19 +77,19 @@ GeneratedArtifact make_har(const CaptureBuffers& buffers, const json::object& ar
     auto status_max = number_argument(arguments, "status_max");
     json::array entries;
     for (auto& [time, body] : all_entries(buffers.ring(Stream::network_bodies))) {
-        auto url = text_of(body, "url");
-        auto method = text_of(body, "method");
+        auto url = json_fields::text(body, "url");
+        auto method = json_fields::text(body, "method");
         if (method.empty()) method = "GET";
-        double status = number_of(body, "status");
+        double status = json_fields::number(body, "status");
         if (url_filter && url.find(*url_filter) == std::string::npos) continue;
         if (method_filter && method != *method_filter) continue;
         if ((status_min && status < *status_min) || (status_max && status > *status_max)) continue;
-        auto response_body = text_of(body, "response_body");
-        double duration = number_of(body, "duration");
+        auto response_body = json_fields::text(body, "response_body");
+        double duration = json_fields::number(body, "duration");
         json::object request{{"method", method}, {"url", url}, {"httpVersion", "HTTP/1.1"}, {"cookies", json::array{}},
                              {"headers", json::array{}}, {"queryString", json::array{}}, {"headersSize", -1},
-                             {"bodySize", static_cast<std::int64_t>(text_of(body, "request_body").size())}};
-        if (auto sent = text_of(body, "request_body"); !sent.empty())
+                             {"bodySize", static_cast<std::int64_t>(json_fields::text(body, "request_body").size())}};
+        if (auto sent = json_fields::text(body, "request_body"); !sent.empty())
             request["postData"] = json::object{{"mimeType", "application/json"}, {"text", sent}};
         entries.push_back(json::object{
             {"startedDateTime", format_iso_time(time)},
@@ -98,7 +98,7 @@ GeneratedArtifact make_har(const CaptureBuffers& buffers, const json::object& ar
             {"response", json::object{{"status", status}, {"statusText", ""}, {"httpVersion", "HTTP/1.1"},
                                       {"cookies", json::array{}}, {"headers", json::array{}},
                                       {"content", json::object{{"size", static_cast<std::int64_t>(response_body.size())},
-                                                               {"mimeType", text_of(body, "content_type")},
+                                                               {"mimeType", json_fields::text(body, "content_type")},
                                                                {"text", response_body}}},
                                       {"redirectURL", ""}, {"headersSize", -1},
                                       {"bodySize", static_cast<std::int64_t>(response_body.size())}}},
@@ -121,19 +121,19 @@ GeneratedArtifact make_playwright_script(const CaptureBuffers& buffers, const js
     if (auto last_n = number_argument(arguments, "last_n"); last_n && *last_n >= 1 && actions.size() > *last_n)
         actions.erase(actions.begin(), actions.end() - static_cast<std::ptrdiff_t>(*last_n));
     auto base = string_argument(arguments, "base_url").value_or("");
-    std::string start = actions.empty() ? std::string(page_url) : text_of(actions.front().second, "url");
+    std::string start = actions.empty() ? std::string(page_url) : json_fields::text(actions.front().second, "url");
     if (start.empty()) start = std::string(page_url);
     std::string steps;
     std::size_t used = 0, skipped = 0;
     for (const auto& [time, action] : actions) {
-        auto type = text_of(action, "type");
+        auto type = json_fields::text(action, "type");
         auto locator = locator_for(action);
         std::string line;
-        if (type == "navigate") line = "await page.goto(" + quoted(with_base(text_of(action, "url"), base)) + ");";
+        if (type == "navigate") line = "await page.goto(" + quoted(with_base(json_fields::text(action, "url"), base)) + ");";
         else if (locator.empty()) line.clear();
         else if (type == "click") line = "await " + locator + ".click();";
-        else if (type == "input" || type == "change") line = "await " + locator + ".fill(" + quoted(text_of(action, "value")) + ");";
-        else if (type == "keypress") line = "await " + locator + ".press(" + quoted(text_of(action, "key")) + ");";
+        else if (type == "input" || type == "change") line = "await " + locator + ".fill(" + quoted(json_fields::text(action, "value")) + ");";
+        else if (type == "keypress") line = "await " + locator + ".press(" + quoted(json_fields::text(action, "key")) + ");";
         else if (type == "submit") line = "await " + locator + ".press('Enter');";
         if (line.empty()) {
             ++skipped;
@@ -173,21 +173,21 @@ GeneratedArtifact make_pr_summary(const CaptureBuffers& buffers, const json::obj
     std::size_t errors = 0, warnings = 0, failed = 0;
     std::set<std::string> error_messages, failed_requests;
     for (const auto& [time, entry] : all_entries(buffers.ring(Stream::logs))) {
-        auto level = text_of(entry, "level");
-        if (level == "error" || text_of(entry, "type") == "exception") {
+        auto level = json_fields::text(entry, "level");
+        if (level == "error" || json_fields::text(entry, "type") == "exception") {
             ++errors;
-            if (error_messages.size() < 10) error_messages.insert(text_of(entry, "message").substr(0, 200));
+            if (error_messages.size() < 10) error_messages.insert(json_fields::text(entry, "message").substr(0, 200));
         } else if (level == "warn") {
             ++warnings;
         }
     }
     auto bodies = all_entries(buffers.ring(Stream::network_bodies));
     for (const auto& [time, body] : bodies)
-        if (number_of(body, "status") >= 400) {
+        if (json_fields::number(body, "status") >= 400) {
             ++failed;
             if (failed_requests.size() < 10)
-                failed_requests.insert(text_of(body, "method") + " " + text_of(body, "url") + " → " +
-                                       std::to_string(static_cast<int>(number_of(body, "status"))));
+                failed_requests.insert(json_fields::text(body, "method") + " " + json_fields::text(body, "url") + " → " +
+                                       std::to_string(static_cast<int>(json_fields::number(body, "status"))));
         }
     auto actions = buffers.ring(Stream::actions).statistics().entries;
     std::string text = "## Browser session\n\n";
@@ -218,11 +218,11 @@ GeneratedArtifact make_content_security_policy(const CaptureBuffers& buffers, co
     auto self = origin_of(page_url);
     std::set<std::string> connect, websocket;
     for (const auto& [time, body] : all_entries(buffers.ring(Stream::network_bodies))) {
-        auto origin = origin_of(text_of(body, "url"));
+        auto origin = origin_of(json_fields::text(body, "url"));
         if (!origin.empty() && origin != self && !excluded.contains(origin)) connect.insert(origin);
     }
     for (const auto& [time, event] : all_entries(buffers.ring(Stream::websocket))) {
-        auto origin = origin_of(text_of(event, "url"));
+        auto origin = origin_of(json_fields::text(event, "url"));
         if (!origin.empty() && !excluded.contains(origin)) websocket.insert(origin);
     }
     std::string connect_src = "'self'";
@@ -242,22 +242,22 @@ GeneratedArtifact make_content_security_policy(const CaptureBuffers& buffers, co
 }
 
 GeneratedArtifact make_sarif(const json::object& audit) {
-    auto page = text_of(audit, "effective_tab_url");
+    auto page = json_fields::text(audit, "effective_tab_url");
     json::array results;
     json::object rules_by_id;
     if (auto* violations = audit.if_contains("violations"); violations && violations->is_array())
         for (const auto& item : violations->get_array()) {
             if (!item.is_object()) continue;
             const auto& violation = item.get_object();
-            auto rule = text_of(violation, "rule");
+            auto rule = json_fields::text(violation, "rule");
             if (rule.empty()) rule = "accessibility";
             if (!rules_by_id.contains(rule))
                 rules_by_id[rule] = json::object{{"id", rule}, {"shortDescription", json::object{{"text", rule}}}};
             json::object location{{"physicalLocation", json::object{{"artifactLocation", json::object{{"uri", page}}}}}};
-            if (auto selector = text_of(violation, "selector"); !selector.empty())
+            if (auto selector = json_fields::text(violation, "selector"); !selector.empty())
                 location["logicalLocations"] = json::array{json::object{{"fullyQualifiedName", selector}, {"kind", "element"}}};
             results.push_back(json::object{{"ruleId", rule}, {"level", "warning"},
-                                           {"message", json::object{{"text", text_of(violation, "message")}}},
+                                           {"message", json::object{{"text", json_fields::text(violation, "message")}}},
                                            {"locations", json::array{std::move(location)}}});
         }
     json::array rules;

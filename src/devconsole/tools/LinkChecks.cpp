@@ -122,11 +122,11 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
         auto found = co_await run_command(console, call, request);
         auto* fields = found.structured_content ? found.structured_content->if_object() : nullptr;
         const auto* found_result = fields ? fields->if_contains("result") : nullptr;
-        if (found.is_error || !fields || text_of(*fields, "status") != "complete" || !found_result ||
+        if (found.is_error || !fields || json_fields::text(*fields, "status") != "complete" || !found_result ||
             !found_result->is_object())
             co_return found;
         const auto& result = found_result->get_object();
-        auto page = text_of(result, "effective_tab_url");
+        auto page = json_fields::text(result, "effective_tab_url");
         auto domain = string_argument(arguments, "domain");
         // A page on the internet must not make the daemon probe the user's own network; a page
         // served from it (the usual development server) may have its links there checked.
@@ -134,7 +134,7 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
         if (auto* matches = result.if_contains("matches"); matches && matches->is_array())
             for (const auto& match : matches->get_array()) {
                 const auto* attributes = match.is_object() ? match.get_object().if_contains("attributes") : nullptr;
-                auto href = attributes && attributes->is_object() ? text_of(attributes->get_object(), "href") : std::string();
+                auto href = attributes && attributes->is_object() ? json_fields::text(attributes->get_object(), "href") : std::string();
                 auto url = absolute_link(href, page);
                 auto host = host_of(url);
                 bool wanted = !url.empty() && (!domain || host == *domain || host.ends_with("." + *domain)) &&

@@ -25,7 +25,7 @@ std::string canonical(std::string_view what) {
 bool succeeded(const mcp::CallToolResult& result) {
     if (result.is_error || !result.structured_content) return false;
     auto* fields = result.structured_content->if_object();
-    return fields && text_of(*fields, "status") == "complete";
+    return fields && json_fields::text(*fields, "status") == "complete";
 }
 
 }  // namespace
@@ -87,12 +87,12 @@ asio::awaitable<mcp::CallToolResult> run_page_state(DevConsole& console, mcp::To
         auto snapshot = co_await run_command(console, call, read);
         if (!succeeded(snapshot)) co_return snapshot;
         json::object result = snapshot.structured_content->as_object().at("result").as_object();
-        json::object state{{"url", text_of(result, "url")},
+        json::object state{{"url", json_fields::text(result, "url")},
                            {"saved_at", format_iso_time(wall_clock_ms())},
                            {"local_storage", result.contains("local_storage") ? result.at("local_storage") : json::object{}},
                            {"session_storage", result.contains("session_storage") ? result.at("session_storage") : json::object{}},
                            {"cookies", result.contains("cookies") ? result.at("cookies") : json::object{}}};
-        auto summary = "Saved state " + *name + " of " + text_of(result, "url");
+        auto summary = "Saved state " + *name + " of " + json_fields::text(result, "url");
         if (!store.find(*name) && store.list().size() >= 100)
             co_return failure(what, "too_many", "100 page states saved already: delete some first");
         store.save(*name, state);
@@ -103,7 +103,7 @@ asio::awaitable<mcp::CallToolResult> run_page_state(DevConsole& console, mcp::To
     if (!state) co_return failure(what, "unknown_snapshot", "No state \"" + *name + "\": list them with list_states");
     std::size_t writes = 0;
     std::vector<json::object> steps;
-    if (bool_argument(arguments, "include_url").value_or(false) && !text_of(*state, "url").empty())
+    if (bool_argument(arguments, "include_url").value_or(false) && !json_fields::text(*state, "url").empty())
         steps.push_back(json::object{{"what", "navigate"}, {"url", state->at("url")}});
     for (auto [field, area] : {std::pair{"local_storage", "localStorage"}, std::pair{"session_storage", "sessionStorage"}}) {
         steps.push_back(json::object{{"what", "clear_storage"}, {"storage_type", area}});

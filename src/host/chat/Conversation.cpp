@@ -4,6 +4,7 @@
 #include "host/history/HistoryWindow.hpp"
 
 #include <mcp/Error.hpp>
+#include <mcp/JsonFields.hpp>
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -14,6 +15,7 @@
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
+namespace json_fields = mcp::json_fields;
 
 
 namespace {
@@ -32,10 +34,6 @@ asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
-std::string text_of(const json::object& object, std::string_view key) {
-    if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
-    return {};
-}
 
 std::shared_ptr<const std::string> turn_frame(std::string_view state, const std::string& turn_id,
                                               const std::string& message = {}) {
@@ -109,7 +107,7 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
         for (const auto& message : prompt.messages) {
             auto* type = message.content.json.if_contains("type");
             if (type && type->is_string() && type->get_string() == "text")
-                text += text_of(message.content.json, "text") + "\n";
+                text += json_fields::text(message.content.json, "text") + "\n";
             else
                 text += "[" + std::string(message.content.type()) + " content]\n";
         }
@@ -123,8 +121,8 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
         content += "\n\nAttached resource " + attachment.uri + ":\n";
         for (const auto& item : contents) {
             json::object json = item.to_json();
-            if (auto text = text_of(json, "text"); !text.empty()) content += text;
-            else content += "[binary content, " + text_of(json, "mimeType") + "]";
+            if (auto text = json_fields::text(json, "text"); !text.empty()) content += text;
+            else content += "[binary content, " + json_fields::text(json, "mimeType") + "]";
         }
     }
     (void)session;
@@ -307,7 +305,7 @@ asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCal
                                            : "The user did not approve this call in time.";
         co_return false;
     }
-    std::string decision = text_of(*answer, "decision");
+    std::string decision = json_fields::text(*answer, "decision");
     if (decision == "always") session.always_allowed.allow(call.name, tool.server, tool.tool);
     if (decision == "once" || decision == "always") co_return true;
     refusal = "The user declined this call.";
@@ -400,7 +398,7 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     session->ask(request_id, {{"type", "sampling_request"}, {"payload", std::move(payload)}});
     auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
     session->forget_question(request_id, closing_reason(answer, *session));
-    if (!answer || text_of(*answer, "decision") != "approve")
+    if (!answer || json_fields::text(*answer, "decision") != "approve")
         throw mcp::Error(-1, "The user declined the sampling request");
 
     std::vector<ChatMessage> history;
@@ -408,14 +406,14 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
         for (const auto& item : messages->get_array()) {
             if (!item.is_object()) continue;
             ChatMessage message;
-            message.role = text_of(item.get_object(), "role") == "assistant" ? Role::assistant : Role::user;
+            message.role = json_fields::text(item.get_object(), "role") == "assistant" ? Role::assistant : Role::user;
             if (auto* content = item.get_object().if_contains("content"); content && content->is_object())
-                message.content = text_of(content->get_object(), "text");
+                message.content = json_fields::text(content->get_object(), "text");
             history.push_back(std::move(message));
         }
     }
     ModelRequest request;
-    request.system_prompt = text_of(params, "systemPrompt");
+    request.system_prompt = json_fields::text(params, "systemPrompt");
     request.history = history;
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
         request.max_output_tokens = std::max(1, max->to_number<int>());
@@ -432,8 +430,8 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
 asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> session, std::string server,
                                                    json::object params) {
     std::string request_id = new_id("elicitation");
-    json::object payload{{"requestId", request_id}, {"server", server}, {"message", text_of(params, "message")}};
-    std::string mode = text_of(params, "mode");
+    json::object payload{{"requestId", request_id}, {"server", server}, {"message", json_fields::text(params, "message")}};
+    std::string mode = json_fields::text(params, "mode");
     payload["mode"] = mode.empty() ? "form" : mode;
     if (auto* schema = params.if_contains("requestedSchema")) payload["requestedSchema"] = *schema;
     if (auto* url = params.if_contains("url")) payload["url"] = *url;
@@ -441,7 +439,7 @@ asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> 
     auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
     session->forget_question(request_id, closing_reason(answer, *session));
     if (!answer) co_return json::object{{"action", "cancel"}};
-    std::string action = text_of(*answer, "action");
+    std::string action = json_fields::text(*answer, "action");
     json::object result{{"action", action}};
     if (action == "accept" && mode != "url") {
         auto* content = answer->if_contains("content");

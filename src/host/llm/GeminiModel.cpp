@@ -3,6 +3,8 @@
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/StreamingRequest.hpp"
 
+#include <mcp/JsonFields.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -10,6 +12,7 @@
 
 namespace mcpkit::host {
 namespace json = boost::json;
+namespace json_fields = mcp::json_fields;
 
 namespace {
 
@@ -54,10 +57,6 @@ json::value cleaned(const json::value& value, bool schema_position) {
     return value;
 }
 
-std::string text_of(const json::object& object, std::string_view key) {
-    if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
-    return {};
-}
 
 }  // namespace
 
@@ -171,14 +170,14 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         if (auto* usage = object.if_contains("usageMetadata"); usage && usage->is_object())
             reply.usage = token_usage_from(usage->get_object(), "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
         if (auto* feedback = object.if_contains("promptFeedback"); feedback && feedback->is_object())
-            if (std::string blocked = text_of(feedback->get_object(), "blockReason"); !blocked.empty())
+            if (std::string blocked = json_fields::text(feedback->get_object(), "blockReason"); !blocked.empty())
                 throw ModelError("Gemini blocked the prompt (" + blocked + ")", 400, false);
         auto* candidates = object.if_contains("candidates");
         if (!candidates || !candidates->is_array() || candidates->get_array().empty()) return;
         const auto& candidate_value = candidates->get_array().front();
         if (!candidate_value.is_object()) return;
         const auto& candidate = candidate_value.get_object();
-        if (std::string reason = text_of(candidate, "finishReason"); !reason.empty()) reply.finish_reason = reason;
+        if (std::string reason = json_fields::text(candidate, "finishReason"); !reason.empty()) reply.finish_reason = reason;
         auto* content = candidate.if_contains("content");
         if (!content || !content->is_object()) return;
         auto* parts = content->get_object().if_contains("parts");
@@ -195,8 +194,8 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
             if (auto* function = part.if_contains("functionCall"); function && function->is_object()) {
                 const auto& call_object = function->get_object();
                 ToolCall call;
-                call.name = text_of(call_object, "name");
-                std::string id = text_of(call_object, "id");
+                call.name = json_fields::text(call_object, "name");
+                std::string id = json_fields::text(call_object, "id");
                 // Gemini usually sends no id: one made up, unique across the session's turns.
                 call.id = id.empty() ? new_id("call") : id;
                 if (!id.empty()) call.provider_data["id"] = id;

@@ -1,27 +1,21 @@
 #include "host/llm/ToolCallAccumulator.hpp"
 
+#include <mcp/JsonFields.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace mcpkit::host {
 namespace json = boost::json;
-
-namespace {
-
-std::string text_at(const json::object& object, std::string_view key) {
-    if (auto* value = object.if_contains(key); value && value->is_string()) return std::string(value->get_string());
-    return {};
-}
-
-}  // namespace
+namespace json_fields = mcp::json_fields;
 
 ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& delta) {
     std::optional<long long> index;
     if (auto* value = delta.if_contains("index"); value && value->is_number()) index = value->to_number<long long>();
-    std::string id = text_at(delta, "id");
+    std::string id = json_fields::text(delta, "id");
     std::string name;
     if (auto* function = delta.if_contains("function"); function && function->is_object())
-        name = text_at(function->get_object(), "name");
+        name = json_fields::text(function->get_object(), "name");
 
     if (index) {
         // The last call under this index, unless the delta carries a different id (Ollama's
@@ -43,10 +37,10 @@ ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& de
 
 void ToolCallAccumulator::add(const json::object& delta) {
     Partial& call = target(delta);
-    if (std::string id = text_at(delta, "id"); !id.empty()) call.id = id;
+    if (std::string id = json_fields::text(delta, "id"); !id.empty()) call.id = id;
     if (auto* function = delta.if_contains("function"); function && function->is_object()) {
         const auto& object = function->get_object();
-        if (std::string name = text_at(object, "name"); !name.empty()) call.name = name;
+        if (std::string name = json_fields::text(object, "name"); !name.empty()) call.name = name;
         if (auto* arguments = object.if_contains("arguments")) {
             if (arguments->is_string()) call.arguments += arguments->get_string();
             // Some servers send the arguments as an object rather than a string.

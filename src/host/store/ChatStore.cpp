@@ -1,5 +1,7 @@
 #include "host/store/ChatStore.hpp"
 
+#include "common/StoreLocation.hpp"
+
 #include <map>
 #include <stdexcept>
 
@@ -38,7 +40,7 @@ public:
     std::size_t remove_inactive(std::int64_t before) override {
         return std::erase_if(sessions_, [&](const auto& entry) { return entry.second.last_active < before; });
     }
-    std::string describe() const override { return "memory"; }
+    std::string description() const override { return "memory"; }
 
 private:
     std::map<std::string, StoredSession> sessions_;
@@ -48,12 +50,16 @@ private:
 
 std::unique_ptr<ChatStore> make_memory_chat_store() { return std::make_unique<MemoryChatStore>(); }
 
-std::unique_ptr<ChatStore> open_chat_store(const std::string& location) {
-    if (location == "memory") return make_memory_chat_store();
-    if (location.rfind("redis://", 0) == 0) return make_redis_chat_store(location);
-    std::string path = location.rfind("sqlite:", 0) == 0 ? location.substr(7) : location;
-    if (path.empty()) throw std::invalid_argument("--store sqlite: needs a file path, as in sqlite:host.db");
-    return make_sqlite_chat_store(path);
+std::unique_ptr<ChatStore> open_chat_store(const std::string& text) {
+    StoreLocationRules rules;
+    rules.bare_path_is_sqlite = true;
+    StoreLocation location = parse_store_location(text, rules);
+    switch (location.kind) {
+    case StoreLocation::Kind::sqlite: return make_sqlite_chat_store(location.path);
+    case StoreLocation::Kind::redis: return make_redis_chat_store(location.url);
+    case StoreLocation::Kind::memory: break;
+    }
+    return make_memory_chat_store();
 }
 
 }  // namespace mcpkit::host

@@ -46,7 +46,7 @@ public:
     /// Removes sessions inactive since `before`; returns how many.
     virtual std::size_t remove_inactive(std::int64_t before) = 0;
     /// "sqlite:PATH", "redis://HOST:PORT": for /health.
-    virtual std::string describe() const = 0;
+    virtual std::string description() const = 0;
 };
 
 /// "sqlite:PATH" (or a bare path), "redis://…", or "memory". Throws std::invalid_argument or

@@ -81,7 +81,7 @@ public:
     // Redis expires idle sessions by itself (EXPIRE on every touch).
     std::size_t remove_inactive(std::int64_t) override { return 0; }
 
-    std::string describe() const override { return "redis://" + redis_.address().where(); }
+    std::string description() const override { return "redis://" + redis_.address().where() + "/" + std::to_string(redis_.address().database); }
 
 private:
     static std::string key(const std::string& id) { return "mcpkit:host:session:" + id; }

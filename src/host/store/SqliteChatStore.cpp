@@ -107,7 +107,7 @@ public:
         return static_cast<std::size_t>(sqlite3_changes(database_));
     }
 
-    std::string describe() const override { return "sqlite:" + path_; }
+    std::string description() const override { return "sqlite:" + path_; }
 
 private:
     void exec(const char* sql) {

@@ -32,11 +32,6 @@ std::string required_string(const json::object& document, std::string_view field
     return std::string(value->get_string());
 }
 
-std::string string_or_empty(const json::object& object, std::string_view field) {
-    auto* value = object.if_contains(field);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 std::string optional_string(const json::object& document, std::string_view field, const std::string& where) {
     auto* value = document.if_contains(field);
     if (!value || value->is_null()) return {};

@@ -5,6 +5,8 @@
 // Reading the JSON documents authorization servers send, with errors that name the document and
 // the field (they reach the user as they are).
 
+#include <mcp/JsonFields.hpp>
+
 #include <boost/json/object.hpp>
 
 #include <optional>
@@ -19,9 +21,6 @@ namespace mcp::auth {
 boost::json::object parse_json_document(std::string_view body, const std::string& where, bool secret = false);
 
 std::string required_string(const boost::json::object& document, std::string_view field, const std::string& where);
-/// The string member `field`, or "" when it is absent or not a string (lenient, for our own files
-/// and for claims).
-std::string string_or_empty(const boost::json::object& object, std::string_view field);
 /// "" when absent.
 std::string optional_string(const boost::json::object& document, std::string_view field, const std::string& where);
 /// Empty when absent.

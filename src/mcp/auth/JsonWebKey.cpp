@@ -92,20 +92,20 @@ std::optional<std::string> base64url_decode(std::string_view text) {
 
 std::optional<PublicKey> public_key_from_jwk(const json::object& jwk) {
     PublicKey key;
-    key.kid = string_or_empty(jwk, "kid");
-    key.alg = string_or_empty(jwk, "alg");
-    key.kty = string_or_empty(jwk, "kty");
-    if (std::string use = string_or_empty(jwk, "use"); !use.empty() && use != "sig") return std::nullopt;
+    key.kid = json_fields::text(jwk, "kid");
+    key.alg = json_fields::text(jwk, "alg");
+    key.kty = json_fields::text(jwk, "kty");
+    if (std::string use = json_fields::text(jwk, "use"); !use.empty() && use != "sig") return std::nullopt;
     if (jwk.contains("d")) return std::nullopt;  // a private key published by mistake is not used
     if (key.kty == "RSA") {
-        auto n = base64url_decode(string_or_empty(jwk, "n"));
-        auto e = base64url_decode(string_or_empty(jwk, "e"));
+        auto n = base64url_decode(json_fields::text(jwk, "n"));
+        auto e = base64url_decode(json_fields::text(jwk, "e"));
         if (!n || !e || n->empty() || e->empty()) return std::nullopt;
         key.key = rsa_key(*n, *e);
     } else if (key.kty == "EC") {
-        key.crv = string_or_empty(jwk, "crv");
-        auto x = base64url_decode(string_or_empty(jwk, "x"));
-        auto y = base64url_decode(string_or_empty(jwk, "y"));
+        key.crv = json_fields::text(jwk, "crv");
+        auto x = base64url_decode(json_fields::text(jwk, "x"));
+        auto y = base64url_decode(json_fields::text(jwk, "y"));
         if (!x || !y) return std::nullopt;
         key.key = ec_key(key.crv, *x, *y);
     }

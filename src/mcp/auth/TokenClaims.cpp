@@ -41,10 +41,10 @@ std::int64_t seconds_since_epoch() {
 
 AccessToken access_token_from_claims(json::object claims) {
     AccessToken token;
-    token.subject = string_or_empty(claims, "sub");
-    token.client_id = string_or_empty(claims, "client_id");
-    if (token.client_id.empty()) token.client_id = string_or_empty(claims, "azp");
-    token.issuer = string_or_empty(claims, "iss");
+    token.subject = json_fields::text(claims, "sub");
+    token.client_id = json_fields::text(claims, "client_id");
+    if (token.client_id.empty()) token.client_id = json_fields::text(claims, "azp");
+    token.issuer = json_fields::text(claims, "iss");
     token.audience = strings_of(claims.if_contains("aud"));
     if (auto* scope = claims.if_contains("scope"); scope && scope->is_string()) token.scopes = split_scopes(scope->get_string());
     else if (auto* scp = claims.if_contains("scp"); scp && scp->is_string()) token.scopes = split_scopes(scp->get_string());

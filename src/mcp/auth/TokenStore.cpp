@@ -8,6 +8,7 @@
 #include "mcp/auth/TokenStore.hpp"
 
 #include "auth/JsonDocument.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -39,8 +40,8 @@ json::object client_to_json(const ClientCredentials& client) {
 }
 
 ClientCredentials client_from_json(const json::object& object) {
-    return {string_or_empty(object, "client_id"), string_or_empty(object, "client_secret"), string_or_empty(object, "token_endpoint_auth_method"),
-            string_or_empty(object, "redirect_uri")};
+    return {json_fields::text(object, "client_id"), json_fields::text(object, "client_secret"), json_fields::text(object, "token_endpoint_auth_method"),
+            json_fields::text(object, "redirect_uri")};
 }
 
 json::object tokens_to_json(const Tokens& tokens) {
@@ -51,10 +52,10 @@ json::object tokens_to_json(const Tokens& tokens) {
 
 Tokens tokens_from_json(const json::object& object) {
     Tokens tokens;
-    tokens.access_token = string_or_empty(object, "access_token");
-    tokens.token_type = string_or_empty(object, "token_type");
-    tokens.refresh_token = string_or_empty(object, "refresh_token");
-    tokens.scope = string_or_empty(object, "scope");
+    tokens.access_token = json_fields::text(object, "access_token");
+    tokens.token_type = json_fields::text(object, "token_type");
+    tokens.refresh_token = json_fields::text(object, "refresh_token");
+    tokens.scope = json_fields::text(object, "scope");
     if (auto* at = object.if_contains("expires_at"); at && at->is_int64()) tokens.expires_at = at->get_int64();
     if (auto* at = object.if_contains("obtained_at"); at && at->is_int64()) tokens.obtained_at = at->get_int64();
     return tokens;

@@ -7,6 +7,8 @@
 #include "mcp/Error.hpp"
 #include "mcp/protocol/ErrorCodes.hpp"
 
+#include "mcp/JsonFields.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -22,11 +24,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string text_field(const json::object& object, std::string_view field) {
-    auto* value = object.if_contains(field);
-    return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 /// The server's suggested poll interval, within reason.
 std::chrono::milliseconds poll_interval(const json::object& task, bool modern) {
     std::int64_t interval = 500;
@@ -41,10 +38,10 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
     auto session = session_;
     bool modern = session->stateless;
     json::object task = modern ? std::move(created) : created.at("task").as_object();
-    std::string id = text_field(task, "taskId");
+    std::string id = json_fields::text(task, "taskId");
     if (id.empty()) throw Error(error_code::internal_error, "The server made a task without a taskId");
     auto report = [&](const json::object& state) {
-        if (options.on_task) options.on_task(TaskUpdate{id, text_field(state, "status"), text_field(state, "statusMessage")});
+        if (options.on_task) options.on_task(TaskUpdate{id, json_fields::text(state, "status"), json_fields::text(state, "statusMessage")});
     };
     report(task);
     RequestOptions poll;
@@ -90,7 +87,7 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
             json::object params{{"taskId", id}};
             json::object state = co_await request("tasks/get", std::move(params), poll);
             report(state);
-            std::string status = text_field(state, "status");
+            std::string status = json_fields::text(state, "status");
             interval = poll_interval(state, modern);
             if (status == "completed" || status == "failed" || status == "cancelled") task_over = true;
             if (status == "cancelled") throw Error(jsonrpc::error_code::request_cancelled, "The server cancelled task " + id);
@@ -122,7 +119,7 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
                 auto* code = e.if_contains("code");
                 auto* data = e.if_contains("data");
                 throw Error(code && code->is_number() ? code->to_number<int>() : error_code::internal_error,
-                            text_field(e, "message"), data ? *data : json::value(nullptr));
+                            json_fields::text(e, "message"), data ? *data : json::value(nullptr));
             }
             if (status != "input_required") continue;
             json::object answers;
@@ -135,7 +132,7 @@ asio::awaitable<json::object> Client::follow_task(json::object created, const Re
                     const json::object& input_params = spec.contains("params") && spec.at("params").is_object()
                                                            ? spec.at("params").get_object()
                                                            : no_params;
-                    std::string method = text_field(spec, "method");
+                    std::string method = json_fields::text(spec, "method");
                     ServerRequestContext context;  // not a braced temporary: g++ 12 and co_await
                     context.caller = options.caller;
                     json::object answer = co_await session->answer(method, input_params, context);

@@ -14,9 +14,9 @@ boost::json::object Implementation::to_json() const {
 }
 
 Implementation Implementation::from_json(const boost::json::object& json) {
-    return Implementation{detail::string_field(json, "name"),         detail::string_field(json, "version"),
-                          detail::optional_string(json, "title"),      detail::optional_string(json, "description"),
-                          detail::optional_string(json, "websiteUrl"), detail::array_field(json, "icons")};
+    return Implementation{json_fields::text(json, "name"),         json_fields::text(json, "version"),
+                          json_fields::optional_text(json, "title"),      json_fields::optional_text(json, "description"),
+                          json_fields::optional_text(json, "websiteUrl"), json_fields::array(json, "icons")};
 }
 
 }  // namespace mcp

@@ -27,19 +27,19 @@ json::object Prompt::to_json() const {
 
 Prompt Prompt::from_json(const json::object& in) {
     Prompt p;
-    p.name = detail::string_field(in, "name");
-    p.title = detail::optional_string(in, "title");
-    p.description = detail::optional_string(in, "description");
-    for (const auto& a : detail::array_field(in, "arguments")) {
+    p.name = json_fields::text(in, "name");
+    p.title = json_fields::optional_text(in, "title");
+    p.description = json_fields::optional_text(in, "description");
+    for (const auto& a : json_fields::array(in, "arguments")) {
         if (!a.is_object()) continue;
         const auto& o = a.get_object();
-        PromptArgument arg{detail::string_field(o, "name"), detail::optional_string(o, "title"),
-                           detail::optional_string(o, "description"), false};
+        PromptArgument arg{json_fields::text(o, "name"), json_fields::optional_text(o, "title"),
+                           json_fields::optional_text(o, "description"), false};
         if (auto* r = o.if_contains("required"); r && r->is_bool()) arg.required = r->get_bool();
         p.arguments.push_back(std::move(arg));
     }
-    p.icons = detail::array_field(in, "icons");
-    p.meta = detail::object_field(in, "_meta");
+    p.icons = json_fields::array(in, "icons");
+    p.meta = json_fields::object(in, "_meta");
     return p;
 }
 
@@ -61,20 +61,20 @@ json::object Completion::to_json() const {
 
 GetPromptResult GetPromptResult::from_json(const json::object& in) {
     GetPromptResult result;
-    result.description = detail::optional_string(in, "description");
-    for (const auto& item : detail::array_field(in, "messages")) {
+    result.description = json_fields::optional_text(in, "description");
+    for (const auto& item : json_fields::array(in, "messages")) {
         if (!item.is_object()) continue;
         const auto& message = item.get_object();
-        result.messages.push_back(PromptMessage{detail::string_field(message, "role"),
-                                                Content{detail::object_field(message, "content")}});
+        result.messages.push_back(PromptMessage{json_fields::text(message, "role"),
+                                                Content{json_fields::object(message, "content")}});
     }
     return result;
 }
 
 Completion Completion::from_json(const json::object& in) {
     Completion result;
-    json::object completion = detail::object_field(in, "completion");
-    for (const auto& value : detail::array_field(completion, "values"))
+    json::object completion = json_fields::object(in, "completion");
+    for (const auto& value : json_fields::array(completion, "values"))
         if (value.is_string()) result.values.emplace_back(value.get_string());
     if (auto* total = completion.if_contains("total"); total && total->is_int64()) result.total = total->get_int64();
     if (auto* more = completion.if_contains("hasMore"); more && more->is_bool()) result.has_more = more->get_bool();

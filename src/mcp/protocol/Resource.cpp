@@ -19,15 +19,15 @@ json::object Resource::to_json() const {
 
 Resource Resource::from_json(const json::object& in) {
     Resource r;
-    r.uri = detail::string_field(in, "uri");
-    r.name = detail::string_field(in, "name");
-    r.title = detail::optional_string(in, "title");
-    r.description = detail::optional_string(in, "description");
-    r.mime_type = detail::optional_string(in, "mimeType");
+    r.uri = json_fields::text(in, "uri");
+    r.name = json_fields::text(in, "name");
+    r.title = json_fields::optional_text(in, "title");
+    r.description = json_fields::optional_text(in, "description");
+    r.mime_type = json_fields::optional_text(in, "mimeType");
     if (auto* v = in.if_contains("size"); v && v->is_int64()) r.size = v->get_int64();
-    r.annotations = detail::object_field(in, "annotations");
-    r.icons = detail::array_field(in, "icons");
-    r.meta = detail::object_field(in, "_meta");
+    r.annotations = json_fields::object(in, "annotations");
+    r.icons = json_fields::array(in, "icons");
+    r.meta = json_fields::object(in, "_meta");
     return r;
 }
 
@@ -44,14 +44,14 @@ json::object ResourceTemplate::to_json() const {
 
 ResourceTemplate ResourceTemplate::from_json(const json::object& in) {
     ResourceTemplate t;
-    t.uri_template = detail::string_field(in, "uriTemplate");
-    t.name = detail::string_field(in, "name");
-    t.title = detail::optional_string(in, "title");
-    t.description = detail::optional_string(in, "description");
-    t.mime_type = detail::optional_string(in, "mimeType");
-    t.annotations = detail::object_field(in, "annotations");
-    t.icons = detail::array_field(in, "icons");
-    t.meta = detail::object_field(in, "_meta");
+    t.uri_template = json_fields::text(in, "uriTemplate");
+    t.name = json_fields::text(in, "name");
+    t.title = json_fields::optional_text(in, "title");
+    t.description = json_fields::optional_text(in, "description");
+    t.mime_type = json_fields::optional_text(in, "mimeType");
+    t.annotations = json_fields::object(in, "annotations");
+    t.icons = json_fields::array(in, "icons");
+    t.meta = json_fields::object(in, "_meta");
     return t;
 }
 
@@ -73,9 +73,9 @@ json::object ResourceContents::to_json() const {
 }
 
 ResourceContents ResourceContents::from_json(const json::object& in) {
-    return ResourceContents{detail::string_field(in, "uri"), detail::optional_string(in, "mimeType"),
-                            detail::optional_string(in, "text"), detail::optional_string(in, "blob"),
-                            detail::object_field(in, "_meta")};
+    return ResourceContents{json_fields::text(in, "uri"), json_fields::optional_text(in, "mimeType"),
+                            json_fields::optional_text(in, "text"), json_fields::optional_text(in, "blob"),
+                            json_fields::object(in, "_meta")};
 }
 
 json::object ReadResourceResult::to_json() const {

@@ -25,15 +25,15 @@ json::object Tool::to_json() const {
 
 Tool Tool::from_json(const json::object& in) {
     Tool tool;
-    tool.name = detail::string_field(in, "name");
-    tool.description = detail::string_field(in, "description");
-    tool.input_schema = detail::object_field(in, "inputSchema");
+    tool.name = json_fields::text(in, "name");
+    tool.description = json_fields::text(in, "description");
+    tool.input_schema = json_fields::object(in, "inputSchema");
     if (auto* v = in.if_contains("outputSchema"); v && v->is_object()) tool.output_schema = v->get_object();
-    tool.title = detail::optional_string(in, "title");
-    tool.annotations = detail::object_field(in, "annotations");
-    tool.icons = detail::array_field(in, "icons");
-    tool.execution = detail::object_field(in, "execution");
-    tool.meta = detail::object_field(in, "_meta");
+    tool.title = json_fields::optional_text(in, "title");
+    tool.annotations = json_fields::object(in, "annotations");
+    tool.icons = json_fields::array(in, "icons");
+    tool.execution = json_fields::object(in, "execution");
+    tool.meta = json_fields::object(in, "_meta");
     return tool;
 }
 
@@ -96,11 +96,11 @@ void CallToolResult::append_json(std::string& out) const {
 
 CallToolResult CallToolResult::from_json(const json::object& in) {
     CallToolResult result;
-    for (const auto& block : detail::array_field(in, "content"))
+    for (const auto& block : json_fields::array(in, "content"))
         if (block.is_object()) result.content.push_back(Content{block.get_object()});
     if (auto* v = in.if_contains("structuredContent")) result.structured_content = *v;
     if (auto* v = in.if_contains("isError"); v && v->is_bool()) result.is_error = v->get_bool();
-    result.meta = detail::object_field(in, "_meta");
+    result.meta = json_fields::object(in, "_meta");
     return result;
 }
 

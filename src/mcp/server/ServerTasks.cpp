@@ -11,6 +11,8 @@
 #include "server/HandlerRunner.hpp"
 #include "server/RequestParams.hpp"
 
+#include "mcp/JsonFields.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -82,14 +84,10 @@ std::shared_ptr<ServerTask> task_from_snapshot(const std::string& id, std::strin
     auto task = std::make_shared<ServerTask>();
     task->id = id;
     task->remote_fields = fields->get_object();
-    auto text_of = [](const json::object& object, std::string_view key) {
-        auto* v = object.if_contains(key);
-        return v && v->is_string() ? std::string(v->get_string()) : std::string();
-    };
-    task->status = task_status_from(text_of(*task->remote_fields, "status")).value_or(TaskStatus::working);
-    task->status_message = text_of(*task->remote_fields, "statusMessage");
+    task->status = task_status_from(json_fields::text(*task->remote_fields, "status")).value_or(TaskStatus::working);
+    task->status_message = json_fields::text(*task->remote_fields, "statusMessage");
     task->stateless = snapshot.contains("stateless") && snapshot.at("stateless").is_bool() && snapshot.at("stateless").get_bool();
-    task->owner = text_of(snapshot, "owner");
+    task->owner = json_fields::text(snapshot, "owner");
     if (auto* v = snapshot.if_contains("inputRequests"); v && v->is_object()) task->input_requests = v->get_object();
     if (auto* v = snapshot.if_contains("result"); v && v->is_object()) task->result = v->get_object();
     if (auto* v = snapshot.if_contains("error"); v && v->is_object()) task->error = v->get_object();
