@@ -100,10 +100,10 @@ int run_host(const HostArguments& arguments) {
         if (!arguments.base_url.empty()) options.model->base_url = arguments.base_url;
         if (arguments.text_tool_calls) options.model->text_tool_calls = true;
         if (arguments.llm_no_stream) options.model->stream = false;
+        options.model->ca_file = arguments.llm_ca_file;
+        options.model->silence_limit = std::chrono::seconds(arguments.llm_idle_seconds);
     }
-    options.conversation.ca_file = arguments.llm_ca_file;
     options.conversation.max_steps = arguments.max_steps;
-    options.conversation.model_silence_limit = std::chrono::seconds(arguments.llm_idle_seconds);
     if (!arguments.system_prompt.empty()) options.conversation.system_prompt = arguments.system_prompt;
     return host::run_host(std::move(options));
 }

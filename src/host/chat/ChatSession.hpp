@@ -10,7 +10,6 @@
 #include "host/llm/LanguageModel.hpp"
 
 #include <mcp/Cancellation.hpp>
-#include <mcp/transport/HttpClient.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json/object.hpp>
@@ -81,8 +80,6 @@ public:
     }
     bool stopped() const { return stop_ && stop_->cancelled(); }
     mcp::CancellationToken stop_token() const { return stop_ ? stop_->token() : mcp::CancellationToken(); }
-    /// The LLM connection, closed to abort a stream; made on the first turn.
-    std::unique_ptr<mcp::HttpClient> llm_http;
     /// Servers with a call of this session running (a server's own requests are routed here).
     std::map<std::string, int> servers_in_use;
     /// Whether the store has this session yet (written at its first message, not at its first page),

@@ -50,15 +50,6 @@ Conversation::Conversation(asio::any_io_executor executor, McpCoordinator& coord
     : executor_(std::move(executor)), coordinator_(coordinator), model_(model), store_(store), log_(log),
       settings_(std::move(settings)) {}
 
-mcp::HttpClientOptions Conversation::model_http_options() const {
-    mcp::HttpClientOptions options;
-    options.ca_file = settings_.ca_file;
-    // The answer's head may be slow too (a local model loading, a long prompt read first).
-    options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings_.model_silence_limit);
-    options.idle_timeout = settings_.model_silence_limit;
-    return options;
-}
-
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
     try {
@@ -91,8 +82,7 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
 
 void Conversation::stop(ChatSession& session) {
     if (!session.turn_running) return;
-    session.request_stop("stopped by the user");
-    if (session.llm_http) session.llm_http->close();
+    session.request_stop("stopped by the user");  // aborts the model's answer too
     session.answers.cancel_all();
 }
 
@@ -158,22 +148,28 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
     request.tools = std::move(tools);
     request.max_output_tokens = settings_.max_output_tokens;
     std::string turn_id = session.turn_id;
-    for (int attempt = 0;; ++attempt) {
-        if (!session.llm_http) {
-            session.llm_http = std::make_unique<mcp::HttpClient>(executor_, model_http_options());
-        }
+    // Each piece of the answer goes to the pages as it arrives.
+    struct PageText : AnswerSink {
+        ChatSession& session;
+        const std::string& turn_id;
+        const std::string& message_id;
         bool streamed = false;
+        PageText(ChatSession& session, const std::string& turn_id, const std::string& message_id)
+            : session(session), turn_id(turn_id), message_id(message_id) {}
+        void text(std::string_view piece) override {
+            streamed = true;
+            session.broadcast(
+                FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+            session.send_queued();  // the first token's latency is the one users feel
+        }
+    };
+    for (int attempt = 0;; ++attempt) {
+        PageText sink(session, turn_id, message_id);
         std::optional<ModelError> failure;
         try {
-            // A stream that stalls is cut by the client's idle timeout (model_silence_limit); the
-            // turn then fails (or retries) as for any broken stream, instead of waiting for Stop.
-            std::function<void(std::string_view)> on_text = [&](std::string_view piece) {
-                streamed = true;
-                session.broadcast(
-                    FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
-                session.send_queued();  // the first token's latency is the one users feel
-            };
-            ModelReply reply = co_await model_->generate(request, *session.llm_http, std::move(on_text));
+            // A stream that stalls is cut by the provider's silence limit; the turn then fails (or
+            // retries) as for any broken stream, instead of waiting for Stop.
+            ModelReply reply = co_await model_->generate(request, session.stop_token(), sink);
             co_return reply;
         } catch (const ModelError& e) {
             failure = e;
@@ -181,13 +177,11 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
             failure = ModelError(e.what(), 0, false);
         }
         if (session.stopped()) throw ModelError("stopped", 0, false);
-        // The stream was closed under a stopped turn, or failed: a fresh connection next time.
-        session.llm_http.reset();
         log_.warn("LLM", "request_failed",
                   {{"sessionId", session.id()}, {"requestId", turn_id}, {"attempt", attempt + 1},
                    {"status", failure->status}, {"error", failure->what()}});
         // Text already shown cannot be taken back, so a stream that broke after it is not retried.
-        if (!failure->transient || streamed || attempt >= settings_.retries) throw *failure;
+        if (!failure->transient || sink.streamed || attempt >= settings_.retries) throw *failure;
         auto delay = std::max(settings_.retry_delay, failure->retry_after.value_or(std::chrono::milliseconds(0)));
         delay = std::min(delay, std::chrono::milliseconds(std::chrono::seconds(30)));
         // Slept in short steps so that Stop is heard during a long Retry-After.
@@ -417,9 +411,9 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     request.history = history;
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
         request.max_output_tokens = std::max(1, max->to_number<int>());
-    mcp::HttpClient http(executor_, model_http_options());
-    std::function<void(std::string_view)> ignore_text = [](std::string_view) {};
-    ModelReply reply = co_await model_->generate(request, http, std::move(ignore_text));
+    AnswerSink whole_answer;  // the server gets the answer whole
+    mcp::CancellationToken not_stopped;  // not the turn's: a sampling request may come outside one
+    ModelReply reply = co_await model_->generate(request, not_stopped, whole_answer);
     add_usage(*session, reply.usage);
     co_return json::object{{"role", "assistant"},
                            {"content", {{"type", "text"}, {"text", reply.text}}},

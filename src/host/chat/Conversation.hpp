@@ -30,12 +30,6 @@ struct ConversationSettings {
     std::chrono::milliseconds approval_timeout{std::chrono::minutes(10)};
     std::size_t retain_newest = 6;
     int max_output_tokens = 4096;
-    /// The longest an answer from the model may go silent before it counts as broken off (a
-    /// stalled stream). No limit on a whole answer: a slow local model may write for long, and
-    /// the user can stop it.
-    std::chrono::milliseconds model_silence_limit{std::chrono::minutes(5)};
-    /// HTTPS: a PEM file of certificate authorities for the LLM (tests use their own CA).
-    std::string ca_file;
 };
 
 /// What a user message carries besides its text.
@@ -81,8 +75,6 @@ public:
     void set_apps(McpApps* apps) { apps_ = apps; }
 
 private:
-    /// How requests to the model are made: its CA, and how long its answer may take to start or go silent.
-    mcp::HttpClientOptions model_http_options() const;
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
     boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);

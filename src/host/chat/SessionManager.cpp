@@ -97,10 +97,6 @@ void SessionManager::touch(ChatSession& session) {
 
 std::size_t SessionManager::cleanup(std::chrono::milliseconds memory_idle, std::chrono::milliseconds store_idle) {
     std::int64_t now = now_milliseconds();
-    for (auto& [id, session] : sessions_)
-        // An idle session's connection to the LLM is closed; the next turn opens another.
-        if (!session->turn_running && session->llm_http && now - session->last_active > std::chrono::milliseconds(std::chrono::minutes(5)).count())
-            session->llm_http.reset();
     std::size_t evicted = std::erase_if(sessions_, [&](const auto& entry) {
         const auto& session = *entry.second;
         return session.clients() == 0 && !session.turn_running && now - session.last_active > memory_idle.count();

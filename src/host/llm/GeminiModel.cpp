@@ -62,7 +62,7 @@ json::value cleaned(const json::value& value, bool schema_position) {
 
 json::object gemini_parameters_schema(const json::object& input_schema) { return cleaned_schema(input_schema); }
 
-GeminiModel::GeminiModel(ModelSettings settings) : settings_(std::move(settings)) {
+GeminiModel::GeminiModel(ModelSettings settings) : settings_(std::move(settings)), connections_(provider_http_options(settings_)) {
     while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
 }
 
@@ -149,8 +149,8 @@ json::object GeminiModel::request_body(const ModelRequest& request, bool with_to
     return body;
 }
 
-boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& request, mcp::HttpClient& http,
-                                                        std::function<void(std::string_view)> on_text) {
+boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                                         AnswerSink& sink) {
     mcp::HttpRequest post;
     post.method = "POST";
     post.url = settings_.base_url + "/v1beta/models/" + settings_.model +
@@ -159,7 +159,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
     post.body = request_text(request);
 
     ModelReply reply;
-    ReadText read_text(std::move(on_text));
+    ReadText read_text(sink);
     ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
         const json::value* chunk = scratch.parse(data);
@@ -207,7 +207,7 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
         }
     };
     std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(http, std::move(post), "gemini", handler, read_text);
+    co_await stream_events(connections_, std::move(post), cancellation, "gemini", handler, read_text);
     if (reply.finish_reason == "MALFORMED_FUNCTION_CALL" && reply.tool_calls.empty())
         throw ModelError("Gemini produced a malformed function call", 0, true);
     co_return reply;

@@ -6,14 +6,15 @@
 // thoughtSignature echoed back verbatim, and a response that must be an object.
 
 #include "host/llm/LanguageModel.hpp"
+#include "host/llm/ProviderConnections.hpp"
 
 namespace mcpkit::host {
 
 class GeminiModel : public LanguageModel {
 public:
     explicit GeminiModel(ModelSettings settings);
-    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
-                                               std::function<void(std::string_view)> on_text) override;
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                               AnswerSink& sink) override;
     const ModelSettings& settings() const override { return settings_; }
 
     /// The request body for `request` (public for tests); without the tools when `with_tools` is false.
@@ -23,6 +24,7 @@ public:
 
 private:
     ModelSettings settings_;
+    ProviderConnections connections_;
     ToolList cached_tools_;
     std::string cached_tools_text_;
 };

@@ -34,6 +34,15 @@ std::optional<std::chrono::milliseconds> parse_delay(std::string_view text) {
 
 }  // namespace
 
+mcp::HttpClientOptions provider_http_options(const ModelSettings& settings) {
+    mcp::HttpClientOptions options;
+    options.ca_file = settings.ca_file;
+    // The answer's head may be slow too (a local model loading, a long prompt read first).
+    options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings.silence_limit);
+    options.idle_timeout = settings.silence_limit;
+    return options;
+}
+
 std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings) {
     bool text_calls = settings.text_tool_calls;
     std::unique_ptr<LanguageModel> model;

@@ -1,12 +1,13 @@
 #pragma once
 // What the conversation needs from an LLM: one streamed answer to a history, as text pieces and
 // tool calls. Each provider (Gemini, OpenAI-compatible chat completions) translates the history
-// to its wire format and back; the fenced-JSON text format stands in for models without native
-// tool calling.
+// to its wire format and back, and owns its HTTP connections; the fenced-JSON text format stands
+// in for models without native tool calling.
 
 #include "host/history/ChatMessage.hpp"
 #include "host/history/TokenUsage.hpp"
 
+#include <mcp/Cancellation.hpp>
 #include <mcp/transport/HttpClient.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -76,15 +77,29 @@ struct ModelSettings {
     bool stream = true;
     /// The model's context window, in tokens: history beyond it is pruned before each request.
     std::int64_t context_tokens = 32768;
+    /// HTTPS: a PEM file of certificate authorities for the provider (tests use their own CA).
+    std::string ca_file;
+    /// The longest an answer may go silent before it counts as broken off (a stalled stream). No
+    /// limit on a whole answer: a slow local model may write for long, and the user can stop it.
+    std::chrono::milliseconds silence_limit{std::chrono::minutes(5)};
+};
+
+/// What an answer reports while it is being written. The default ignores it all (a sampling
+/// request, whose answer goes to the server whole).
+class AnswerSink {
+public:
+    virtual ~AnswerSink() = default;
+    /// A piece of the answer's text, handed on once per network read.
+    virtual void text(std::string_view piece) { (void)piece; }
 };
 
 class LanguageModel {
 public:
     virtual ~LanguageModel() = default;
-    /// One answer, streamed: `on_text` gets each piece of text as it arrives. The HTTP client is
-    /// the caller's, so that closing it aborts the stream.
-    virtual boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
-                                                       std::function<void(std::string_view)> on_text) = 0;
+    /// One answer, streamed to `sink` as it arrives. Cancelling `cancellation` aborts it (a
+    /// ModelError follows).
+    virtual boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                                       AnswerSink& sink) = 0;
     virtual const ModelSettings& settings() const = 0;
 };
 
@@ -95,6 +110,9 @@ std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings);
 /// (OPENAI_MODEL, OPENAI_BASE_URL; a base URL alone works for local servers needing no key, like
 /// llama.cpp or Ollama). Nothing when neither is set.
 std::optional<ModelSettings> model_settings_from_environment();
+
+/// How a provider's connections are made: its CA, and how long an answer may take to start or go silent.
+mcp::HttpClientOptions provider_http_options(const ModelSettings& settings);
 
 /// HTTP status and body of a failed request as a ModelError: which status is transient, the
 /// provider's own message, and its retry delay (Retry-After, or Gemini's RetryInfo).

@@ -11,7 +11,7 @@
 namespace mcpkit::host {
 namespace json = boost::json;
 
-OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(settings)) {
+OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(settings)), connections_(provider_http_options(settings_)) {
     while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
 }
 
@@ -105,8 +105,8 @@ std::string OpenAiChatModel::request_text(const ModelRequest& request) {
     return text;
 }
 
-boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest& request, mcp::HttpClient& http,
-                                                            std::function<void(std::string_view)> on_text) {
+boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                                             AnswerSink& sink) {
     mcp::HttpRequest post;
     post.method = "POST";
     post.url = settings_.base_url + "/chat/completions";
@@ -115,7 +115,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
     post.body = request_text(request);
 
     ModelReply reply;
-    ReadText read_text(std::move(on_text));
+    ReadText read_text(sink);
     ToolCallAccumulator calls;
     ScratchJson scratch;
     auto on_event = [&](std::string_view data) {
@@ -149,7 +149,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         }
     };
     std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(http, std::move(post), "openai", handler, read_text);
+    co_await stream_events(connections_, std::move(post), cancellation, "openai", handler, read_text);
     reply.tool_calls = calls.finish();
     co_return reply;
 }

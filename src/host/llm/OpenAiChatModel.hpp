@@ -4,14 +4,15 @@
 // whether the model asked for tools (several backends say "stop" with calls present).
 
 #include "host/llm/LanguageModel.hpp"
+#include "host/llm/ProviderConnections.hpp"
 
 namespace mcpkit::host {
 
 class OpenAiChatModel : public LanguageModel {
 public:
     explicit OpenAiChatModel(ModelSettings settings);
-    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
-                                               std::function<void(std::string_view)> on_text) override;
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                               AnswerSink& sink) override;
     const ModelSettings& settings() const override { return settings_; }
 
     /// The request body for `request` (public for tests), with the tools' part reused from the
@@ -20,6 +21,7 @@ public:
 
 private:
     ModelSettings settings_;
+    ProviderConnections connections_;
     ToolList cached_tools_;
     std::string cached_tools_text_;
 };

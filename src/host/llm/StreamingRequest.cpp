@@ -27,9 +27,9 @@ void handle_whole_answer(std::string_view body, const std::function<void(std::st
 
 }  // namespace
 
-boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpRequest request, std::string_view provider,
-                                           const std::function<void(std::string_view)>& on_event,
-                                           ReadText& text) {
+boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
+                                           mcp::CancellationToken cancellation, std::string_view provider,
+                                           const std::function<void(std::string_view)>& on_event, ReadText& text) {
     EventStreamReader events;
     // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server
     // that does not stream): the body is kept until an event shows the answer is a stream.
@@ -47,10 +47,11 @@ boost::asio::awaitable<void> stream_events(mcp::HttpClient& http, mcp::HttpReque
     mcp::HttpResponse response;
     std::string broken;
     try {
-        response = co_await http.send_streaming(std::move(request), std::move(on_bytes));
+        response = co_await connections.send_streaming(std::move(request), cancellation, std::move(on_bytes));
     } catch (const mcp::HttpError& e) {
         broken = e.what();
     }
+    if (cancellation.cancelled()) throw ModelError("stopped: " + cancellation.reason(), 0, false);
     if (!broken.empty()) throw ModelError(std::string(provider) + "'s stream broke off: " + broken, 0, true);
     if (response.status != 200) {
         response.body = std::move(head_of_body);

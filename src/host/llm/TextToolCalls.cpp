@@ -56,8 +56,8 @@ class TextToolCallModel : public LanguageModel {
 public:
     explicit TextToolCallModel(std::unique_ptr<LanguageModel> inner) : inner_(std::move(inner)) {}
 
-    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::HttpClient& http,
-                                               std::function<void(std::string_view)> on_text) override {
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                               AnswerSink& sink) override {
         std::vector<ChatMessage> history;
         for (const auto& message : request.history) {
             ChatMessage copy = message;
@@ -78,7 +78,7 @@ public:
         plain.max_output_tokens = request.max_output_tokens;
         plain.system_prompt = request.system_prompt;
         if (request.tools && !request.tools->empty()) plain.system_prompt += "\n\n" + text_tool_prompt(*request.tools);
-        ModelReply reply = co_await inner_->generate(plain, http, std::move(on_text));
+        ModelReply reply = co_await inner_->generate(plain, std::move(cancellation), sink);
         reply.tool_calls = extract_text_tool_calls(reply.text);
         co_return reply;
     }
