@@ -4,6 +4,7 @@
 #include "host/coordinator/McpCoordinator.hpp"
 #include "host/coordinator/SignInBroker.hpp"
 #include "host/store/ChatStore.hpp"
+#include "host/web/PageFrames.hpp"
 #include "host/web/PageProtocol.hpp"
 #include "host/web/WebServer.hpp"
 
@@ -36,9 +37,10 @@ public:
           model_(std::move(model)),
           coordinator_(io_.get_executor(), server_callbacks()),
           sessions_(io_.get_executor(), *store_),
-          conversation_(io_.get_executor(), coordinator_, model_.get(), *store_, log_, options_.conversation),
+          tools_(coordinator_, frames_, log_, options_.conversation.approval_timeout),
+          conversation_(coordinator_, model_.get(), *store_, log_, options_.conversation, frames_, tools_),
           apps_(coordinator_, log_),
-          pages_(io_.get_executor(), sessions_, conversation_, coordinator_, log_),
+          pages_(io_.get_executor(), sessions_, conversation_, coordinator_, tools_, frames_, log_),
           web_(io_.get_executor(), web_options()),
           signals_(io_, SIGINT, SIGTERM),
           reload_signal_(io_, SIGHUP),
@@ -48,7 +50,7 @@ public:
             "No LLM is configured. Start the host with GEMINI_API_KEY set (Gemini), or OPENAI_API_KEY and "
             "OPENAI_BASE_URL (OpenAI or any compatible server: llama.cpp, Ollama, vLLM). Meanwhile, call tools by "
             "hand from the server panel.";
-        conversation_.set_apps(&apps_);
+        tools_.set_apps(&apps_);
         pages_.apps = &apps_;
     }
 
@@ -57,7 +59,7 @@ public:
         sign_in_->set_redirect_uri(web_.base_url() + "/oauth/callback");
         sign_in_->on_sign_in_needed = [this](const std::string& server, const std::string& url) {
             log_.info("MCP", "sign_in_needed", {{"server", server}});
-            json::object frame{{"type", "auth_required"}, {"payload", {{"server", server}, {"url", url}}}};
+            Frame frame = PageFrames::auth_required(server, url);
             for (const auto& [id, session] : sessions_.sessions()) session->broadcast(frame);
             servers_changed();
         };
@@ -244,6 +246,8 @@ private:
     std::unique_ptr<LanguageModel> model_;
     McpCoordinator coordinator_;
     SessionManager sessions_;
+    PageFrames frames_;
+    ToolRunner tools_;
     Conversation conversation_;
     McpApps apps_;
     PageProtocol pages_;

@@ -62,6 +62,46 @@ while IFS=: read -r file header; do
     esac
 done < <(includes $(find src examples bench -path src/mcp -prune -o \( -name '*.cpp' -o -name '*.hpp' \) -print))
 
+# 6. The chat host's floors (src/host/README.md): history/ at the bottom; config/, store/ and llm/
+#    on it; coordinator/ (which offers tools to llm/'s models), apps/, chat/, web/ above in that
+#    order; Host.cpp wires them. A folder includes its own floor and the ones below, never one above.
+host_floor_allows() {
+    case "$1" in
+        history) echo "history" ;;
+        config) echo "config history" ;;
+        store) echo "store history" ;;
+        llm) echo "llm history" ;;
+        coordinator) echo "coordinator config history llm" ;;
+        apps) echo "apps coordinator config history llm" ;;
+        chat) echo "chat apps coordinator config history llm store" ;;
+        web) echo "web chat apps coordinator config history llm store" ;;
+    esac
+}
+for folder in history config store llm coordinator apps chat web; do
+    allowed=" $(host_floor_allows "$folder") "
+    while IFS=: read -r file header; do
+        case "$header" in
+            host/HostLog.hpp) ;;
+            host/*/*) below="${header#host/}"; below="${below%%/*}"
+                      [[ "$allowed" == *" $below "* ]] || breach "$file includes $header ($folder/ stands below $below/)" ;;
+            host/*) breach "$file includes $header (only Host.cpp wires the host together)" ;;
+        esac
+    done < <(includes $(find "src/host/$folder" -name '*.cpp' -o -name '*.hpp'))
+done
+
+# 6b. chat/ orchestrates and knows no HTTP (each model owns its connections, web/ serves the pages).
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/transport/Http*|mcp/transport/StreamableHttp*|boost/beast*) breach "$file includes $header (chat/ knows no HTTP)" ;;
+    esac
+done < <(includes $(find src/host/chat -name '*.cpp' -o -name '*.hpp'))
+
+# 6c. Page frames are written in one place, web/PageFrames, the code beside docs/host-websocket.md.
+while IFS= read -r hit; do
+    breach "a page frame built outside web/PageFrames: $hit"
+done < <(grep -rn -E '"payload"|\{"type":' src/host --include='*.cpp' --include='*.hpp' |
+         grep -v -E '^src/host/web/PageFrames\.cpp:|if_contains\("payload"\)')
+
 if [ "$breaches" -gt 0 ]; then
     echo "$breaches layer breach(es)"
     exit 1

@@ -1,6 +1,6 @@
 #include "host/apps/McpApps.hpp"
 
-#include "host/apps/AppMetadata.hpp"
+#include "host/coordinator/AppMetadata.hpp"
 
 #include <regex>
 

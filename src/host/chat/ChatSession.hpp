@@ -1,13 +1,15 @@
 #pragma once
 // One conversation: its history, the pages (WebSocket connections) showing it, and the state of
 // the turn in progress (its stop switch, the questions waiting for the user). Lives on the host's
-// thread; outlives its connections so that a page reconnecting finds it.
+// thread; outlives its connections so that a page reconnecting finds it. What the pages are sent
+// is web/PageFrames' business: here they are only where frames go.
 
-#include "host/history/ChatMessage.hpp"
+#include "host/chat/ChatEvents.hpp"
 #include "host/chat/PendingAnswers.hpp"
 #include "host/chat/StandingApprovals.hpp"
 #include "host/chat/ViewContext.hpp"
-#include "host/llm/LanguageModel.hpp"
+#include "host/history/ChatMessage.hpp"
+#include "host/history/TokenUsage.hpp"
 
 #include <mcp/Cancellation.hpp>
 
@@ -40,9 +42,7 @@ public:
 
     const std::string& id() const { return id_; }
 
-    /// Sends to every page showing this session.
-    void broadcast(const boost::json::object& frame);
-    /// The same, already serialized (one text shared by every page).
+    /// Sends a frame to every page showing this session (one text shared by every page).
     void broadcast(const std::shared_ptr<const std::string>& text);
     /// Every page writes what it has queued now.
     void send_queued();
@@ -50,14 +50,6 @@ public:
     void detach(const SessionClient* client);
     std::size_t clients() const { return clients_.size(); }
 
-    /// Asks the pages a question and keeps it, so that a page arriving later is asked too.
-    void ask(const std::string& id, boost::json::object frame);
-    /// The question is over: pages still showing it (other tabs when one answered, all of them
-    /// when it expired or the turn stopped) are told to close it. `reason`: answered, expired,
-    /// stopped.
-    void forget_question(const std::string& id, std::string_view reason = "answered");
-    /// The questions still open, for a page that just attached.
-    std::vector<boost::json::object> open_questions() const;
 
     std::vector<ChatMessage> history;
     TokenUsage usage;
@@ -66,6 +58,8 @@ public:
     /// Tools the user allowed for the rest of the session ("always"), as they were defined then.
     StandingApprovals always_allowed;
     PendingAnswers answers;
+    /// The questions still open, by id (chat/UserQuestions), for a page that attaches meanwhile.
+    std::map<std::string, Question> questions;
     /// The views' latest contexts, one per view, oldest first: they go to the model with the next
     /// user message (the spec's "only the last update" per view), then are cleared.
     std::vector<ViewContext> view_contexts;
@@ -92,7 +86,6 @@ public:
 private:
     std::string id_;
     std::vector<std::weak_ptr<SessionClient>> clients_;
-    std::map<std::string, boost::json::object> questions_;
     std::optional<mcp::CancellationSource> stop_;
 };
 

@@ -1,6 +1,6 @@
 #include "host/chat/Conversation.hpp"
 
-#include "host/chat/FrameText.hpp"
+#include "host/chat/UserQuestions.hpp"
 #include "host/history/HistoryWindow.hpp"
 
 #include <mcp/Error.hpp>
@@ -11,20 +11,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
-
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
 namespace json_fields = mcp::json_fields;
 
-
 namespace {
-
-/// Why a question the pages were asked is over, for the tabs that still show it.
-std::string_view closing_reason(const std::optional<json::object>& answer, const ChatSession& session) {
-    if (answer) return "answered";
-    return session.stopped() ? "stopped" : "expired";
-}
 
 constexpr std::size_t max_tools_per_request = 128;
 
@@ -34,21 +26,12 @@ asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
-
-std::shared_ptr<const std::string> turn_frame(std::string_view state, const std::string& turn_id,
-                                              const std::string& message = {}) {
-    FrameText frame("turn");
-    frame.text("state", state).text("turnId", turn_id);
-    if (!message.empty()) frame.text("message", message);
-    return frame.finish();
-}
-
 }  // namespace
 
-Conversation::Conversation(asio::any_io_executor executor, McpCoordinator& coordinator, LanguageModel* model,
-                           ChatStore& store, HostLog& log, ConversationSettings settings)
-    : executor_(std::move(executor)), coordinator_(coordinator), model_(model), store_(store), log_(log),
-      settings_(std::move(settings)) {}
+Conversation::Conversation(McpCoordinator& coordinator, LanguageModel* model, ChatStore& store, HostLog& log,
+                           ConversationSettings settings, ChatEvents& events, ToolRunner& tools)
+    : coordinator_(coordinator), model_(model), store_(store), log_(log), settings_(std::move(settings)),
+      events_(events), tools_(tools) {}
 
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
@@ -73,11 +56,7 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
         store_.set_usage(session.id(), session.usage);
     } catch (const std::exception&) {
     }
-    session.broadcast(FrameText("usage")
-                          .number("promptTokens", session.usage.prompt_tokens)
-                          .number("completionTokens", session.usage.completion_tokens)
-                          .number("totalTokens", session.usage.total_tokens)
-                          .finish());
+    events_.usage(session, session.usage);
 }
 
 void Conversation::stop(ChatSession& session) {
@@ -148,23 +127,23 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
     request.tools = std::move(tools);
     request.max_output_tokens = settings_.max_output_tokens;
     std::string turn_id = session.turn_id;
-    // Each piece of the answer goes to the pages as it arrives.
-    struct PageText : AnswerSink {
+    // Each piece of the answer is reported as it arrives.
+    struct ReportedText : AnswerSink {
+        ChatEvents& events;
         ChatSession& session;
         const std::string& turn_id;
         const std::string& message_id;
         bool streamed = false;
-        PageText(ChatSession& session, const std::string& turn_id, const std::string& message_id)
-            : session(session), turn_id(turn_id), message_id(message_id) {}
+        ReportedText(ChatEvents& events, ChatSession& session, const std::string& turn_id, const std::string& message_id)
+            : events(events), session(session), turn_id(turn_id), message_id(message_id) {}
         void text(std::string_view piece) override {
             streamed = true;
-            session.broadcast(
-                FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
-            session.send_queued();  // the first token's latency is the one users feel
+            events.text(session, turn_id, message_id, piece);
+            events.flush(session);  // the first token's latency is the one users feel
         }
     };
     for (int attempt = 0;; ++attempt) {
-        PageText sink(session, turn_id, message_id);
+        ReportedText sink(events_, session, turn_id, message_id);
         std::optional<ModelError> failure;
         try {
             // A stream that stalls is cut by the provider's silence limit; the turn then fails (or
@@ -196,9 +175,10 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     session->turn_id = new_id("turn");
     session->arm_stop();
     std::string turn_id = session->turn_id;
-    session->broadcast(turn_frame("started", turn_id));
+    events_.turn(*session, TurnState::started, turn_id, {});
     log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
-    std::string state = "finished", message;
+    TurnState state = TurnState::finished;
+    std::string message;
     try {
         ChatMessage user;
         user.id = new_id("msg");
@@ -209,10 +189,9 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         session->view_contexts.clear();
         record(*session, std::move(user));
         // Other tabs on the session show what was asked (the sender shows it already).
-        session->broadcast(
-            FrameText("user_message").text("turnId", turn_id).json("message", session->history.back().to_json()).finish());
+        events_.user_message(*session, turn_id, session->history.back());
         if (!model_) {
-            state = "failed";
+            state = TurnState::failed;
             message = "No LLM is configured. Set GEMINI_API_KEY, or OPENAI_API_KEY (and OPENAI_BASE_URL for a local "
                       "server such as llama.cpp or Ollama), and start the host again. Tools can still be called by "
                       "hand from the server panel.";
@@ -238,8 +217,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                     skipped.tool_name = call.name;
                     skipped.is_error = true;
                     skipped.content = "The user stopped the turn before this call ran.";
-                    skipped.data = json::object{{"content", json::array{json::object{{"type", "text"}, {"text", skipped.content}}}},
-                                                {"isError", true}};
+                    skipped.data = mcp::CallToolResult::error(skipped.content).to_json();
                     record(*session, std::move(skipped));
                     continue;
                 }
@@ -247,151 +225,57 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
             }
             if (session->stopped()) break;
             if (step + 1 == settings_.max_steps) {
-                state = "failed";
+                state = TurnState::failed;
                 message = "The model kept calling tools for " + std::to_string(settings_.max_steps) +
                           " rounds; the turn was ended there.";
             }
         }
     } catch (const std::exception& e) {
-        state = "failed";
+        state = TurnState::failed;
         message = e.what();
     }
     if (session->stopped()) {
-        state = "stopped";
+        state = TurnState::stopped;
         message.clear();
-    } else if (state == "failed" && model_ && !message.empty()) {
+    } else if (state == TurnState::failed && model_ && !message.empty()) {
         // The seed's fallback answer, so the conversation reads whole.
         ChatMessage fallback;
         fallback.id = new_id("msg");
         fallback.role = Role::assistant;
         fallback.content = "Sorry, I could not finish this answer: " + message;
-        session->broadcast(
-            FrameText("text").text("content", fallback.content).text("turnId", turn_id).text("messageId", fallback.id).finish());
+        events_.text(*session, turn_id, fallback.id, fallback.content);
         record(*session, std::move(fallback));
     }
     // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
     // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;
-    session->broadcast(turn_frame(state, turn_id, message));
-    log_.info("Orchestrator", "turn_" + state, {{"sessionId", session->id()}, {"requestId", turn_id}});
-}
-
-asio::awaitable<bool> Conversation::approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
-                                             std::string& refusal) {
-    if (!tool.needs_approval || session.always_allowed.allows(call.name, tool.server, tool.tool)) co_return true;
-    json::object payload{{"callId", call.id},
-                         {"tool", call.name},
-                         {"server", tool.server},
-                         {"arguments", call.arguments},
-                         {"description", tool.tool.description}};
-    // Allowed always once, then redefined by its server: the user decides again, knowing what changed.
-    if (auto changed = session.always_allowed.changes(call.name, tool.tool); !changed.empty()) {
-        json::array fields;
-        for (auto& field : changed) fields.push_back(json::value(field));
-        payload["changed"] = std::move(fields);
-        payload["previousDescription"] = session.always_allowed.allowed_description(call.name);
-    }
-    session.ask(call.id, {{"type", "approval_request"}, {"payload", std::move(payload)}});
-    auto answer = co_await session.answers.wait(call.id, settings_.approval_timeout);
-    session.forget_question(call.id, closing_reason(answer, session));
-    if (!answer) {
-        refusal = session.stopped() ? "The user stopped the turn before approving this call."
-                                           : "The user did not approve this call in time.";
-        co_return false;
-    }
-    std::string decision = json_fields::text(*answer, "decision");
-    if (decision == "always") session.always_allowed.allow(call.name, tool.server, tool.tool);
-    if (decision == "once" || decision == "always") co_return true;
-    refusal = "The user declined this call.";
-    co_return false;
+    events_.turn(*session, state, turn_id, message);
+    log_.info("Orchestrator", "turn_" + std::string(turn_state_name(state)),
+              {{"sessionId", session->id()}, {"requestId", turn_id}});
 }
 
 asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {
-    std::string turn_id = session->turn_id;
     // Held: the registry may be rebuilt while this call waits (list_changed, a reload).
-    std::shared_ptr<const RegisteredTool> found = coordinator_.find_tool(call.name);
-    if (found && !found->visible_to_model) found.reset();
-    std::string server = found ? found->server : "";
-    session->broadcast(FrameText("status")
-                           .text("state", "processing")
-                           .text("tool", call.name)
-                           .text("server", server)
-                           .text("callId", call.id)
-                           .text("turnId", turn_id)
-                           .json("arguments", call.arguments)
-                           .text("message", "Calling " + call.name)
-                           .finish());
-    log_.info("MCP", "tool_call_started", {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name}});
-    ToolOutcome outcome;
-    std::string refusal;
-    if (!call.arguments_error.empty()) {
-        refusal = "Your arguments for " + call.name + " could not be read: " + call.arguments_error;
-    } else if (found) {
-        bool allowed = co_await approved(*session, call, *found, refusal);
-        if (!allowed && refusal.empty()) refusal = "The user declined this call.";
-    }
-    if (refusal.empty()) {
-        ++session->servers_in_use[server];
-        ToolCallOptions options;
-        options.caller = "model";
-        options.session_id = session->id();
-        options.cancellation = session->stop_token();
-        std::weak_ptr<ChatSession> weak = session;
-        std::string call_id = call.id;
-        options.on_progress = [weak, call_id](double progress, std::optional<double> total, const std::string& text) {
-            auto alive = weak.lock();
-            if (!alive) return;
-            json::object payload{{"callId", call_id}, {"progress", progress}};
-            if (total) payload["total"] = *total;
-            if (!text.empty()) payload["message"] = text;
-            alive->broadcast({{"type", "progress"}, {"payload", std::move(payload)}});
-        };
-        outcome = co_await coordinator_.call_tool(call.name, call.arguments, std::move(options));
-        if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
-    } else {
-        outcome.result = {{"content", json::array{json::object{{"type", "text"}, {"text", refusal}}}}, {"isError", true}};
-        outcome.is_error = true;
-        outcome.refused = true;
-    }
-    json::value app = nullptr;
-    if (apps_ && found && !outcome.refused) app = co_await apps_->app_for(*found);
-    FrameText complete("status");
-    complete.text("state", "complete")
-        .text("tool", call.name)
-        .text("server", server)
-        .text("callId", call.id)
-        .text("turnId", turn_id)
-        .json("data", outcome.result)
-        .flag("isError", outcome.is_error)
-        .number("durationMs", outcome.duration.count())
-        .text("message", outcome.is_error ? "The call failed" : "Done");
-    if (!app.is_null()) complete.json("app", app);
-    session->broadcast(complete.finish());
-    log_.info("MCP", "tool_call_finished",
-              {{"sessionId", session->id()}, {"requestId", turn_id}, {"tool", call.name},
-               {"isError", outcome.is_error}, {"durationMs", outcome.duration.count()}});
+    std::shared_ptr<const RegisteredTool> tool = coordinator_.find_tool(call.name);
+    if (tool && !tool->visible_to_model) tool.reset();
+    ToolRunResult run = co_await tools_.run(session, ToolCaller::model, call, tool);
     ChatMessage result;
     result.id = new_id("msg");
     result.role = Role::tool;
     result.tool_call_id = call.id;
     result.tool_name = call.name;
-    result.data = outcome.result;
-    result.is_error = outcome.is_error;
-    result.content = tool_result_text(outcome.result);
-    result.app = std::move(app);  // a page opened later shows the view too, while the host serves it
+    result.content = tool_result_text(run.outcome.result);
+    result.data = std::move(run.outcome.result);
+    result.is_error = run.outcome.is_error;
+    result.app = std::move(run.app);  // a page opened later shows the view too, while the host serves it
     record(*session, std::move(result));
 }
 
 asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> session, std::string server,
                                                    json::object params) {
     if (!model_) throw mcp::Error(-1, "the host has no LLM configured to answer sampling requests");
-    std::string request_id = new_id("sampling");
-    json::object payload{{"requestId", request_id}, {"server", server}};
-    for (std::string_view key : {"messages", "systemPrompt", "maxTokens"})
-        if (auto* value = params.if_contains(key)) payload[key] = *value;
-    session->ask(request_id, {{"type", "sampling_request"}, {"payload", std::move(payload)}});
-    auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
-    session->forget_question(request_id, closing_reason(answer, *session));
+    SamplingQuestion question{new_id("sampling"), server, params};
+    auto answer = co_await ask_user(*session, events_, std::move(question), settings_.approval_timeout);
     if (!answer || json_fields::text(*answer, "decision") != "approve")
         throw mcp::Error(-1, "The user declined the sampling request");
 
@@ -423,15 +307,16 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
 
 asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> session, std::string server,
                                                    json::object params) {
-    std::string request_id = new_id("elicitation");
-    json::object payload{{"requestId", request_id}, {"server", server}, {"message", json_fields::text(params, "message")}};
+    ElicitationQuestion question;
+    question.request_id = new_id("elicitation");
+    question.server = server;
+    question.message = json_fields::text(params, "message");
     std::string mode = json_fields::text(params, "mode");
-    payload["mode"] = mode.empty() ? "form" : mode;
-    if (auto* schema = params.if_contains("requestedSchema")) payload["requestedSchema"] = *schema;
-    if (auto* url = params.if_contains("url")) payload["url"] = *url;
-    session->ask(request_id, {{"type", "elicitation_request"}, {"payload", std::move(payload)}});
-    auto answer = co_await session->answers.wait(request_id, settings_.approval_timeout);
-    session->forget_question(request_id, closing_reason(answer, *session));
+    question.mode = mode;
+    if (question.mode.empty()) question.mode = "form";
+    if (auto* schema = params.if_contains("requestedSchema")) question.requested_schema = *schema;
+    if (auto* url = params.if_contains("url")) question.url = *url;
+    auto answer = co_await ask_user(*session, events_, std::move(question), settings_.approval_timeout);
     if (!answer) co_return json::object{{"action", "cancel"}};
     std::string action = json_fields::text(*answer, "action");
     json::object result{{"action", action}};

@@ -2,16 +2,17 @@
 // The seed's conversation orchestrator: a user's message becomes a turn — the LLM's streamed
 // answer, the tool calls it asks for (each approved, executed through the coordinator, its
 // result added to the history), then the LLM again, until it answers without calls. Everything
-// it tells the pages goes through the session's broadcast (docs/host-websocket.md).
+// it reports goes to ChatEvents; its tool calls run through the ToolRunner that hand and view
+// calls share.
 
 #include "host/HostLog.hpp"
-#include "host/apps/McpApps.hpp"
+#include "host/chat/ChatEvents.hpp"
 #include "host/chat/ChatSession.hpp"
+#include "host/chat/ToolRunner.hpp"
 #include "host/coordinator/McpCoordinator.hpp"
 #include "host/llm/LanguageModel.hpp"
 #include "host/store/ChatStore.hpp"
 
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
@@ -50,8 +51,8 @@ struct UserInput {
 
 class Conversation {
 public:
-    Conversation(boost::asio::any_io_executor executor, McpCoordinator& coordinator, LanguageModel* model,
-                 ChatStore& store, HostLog& log, ConversationSettings settings);
+    Conversation(McpCoordinator& coordinator, LanguageModel* model, ChatStore& store, HostLog& log,
+                 ConversationSettings settings, ChatEvents& events, ToolRunner& tools);
 
     /// Runs one turn to its end (finished, stopped or failed); never throws.
     boost::asio::awaitable<void> run_turn(std::shared_ptr<ChatSession> session, UserInput input);
@@ -65,14 +66,7 @@ public:
     boost::asio::awaitable<boost::json::object> elicit(std::shared_ptr<ChatSession> session, std::string server,
                                                        boost::json::object params);
 
-    /// Whether the user allows `call` of `tool` (asking them when its server says "ask"); when not,
-    /// `refusal` says why. The arguments must outlive the wait.
-    boost::asio::awaitable<bool> approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
-                                          std::string& refusal);
-
     LanguageModel* model() const { return model_; }
-    /// Views of MCP Apps for the calls that have one (none: results only).
-    void set_apps(McpApps* apps) { apps_ = apps; }
 
 private:
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
@@ -81,13 +75,13 @@ private:
     void record(ChatSession& session, ChatMessage message);
     void add_usage(ChatSession& session, const TokenUsage& usage);
 
-    boost::asio::any_io_executor executor_;
     McpCoordinator& coordinator_;
     LanguageModel* model_;
     ChatStore& store_;
     HostLog& log_;
     ConversationSettings settings_;
-    McpApps* apps_ = nullptr;
+    ChatEvents& events_;
+    ToolRunner& tools_;
     ToolList counted_tools_;
     std::int64_t counted_tool_tokens_ = 0;
 };

@@ -1,8 +1,8 @@
 #include "host/coordinator/McpCoordinator.hpp"
 
-#include "host/history/Clock.hpp"
-#include "host/apps/AppMetadata.hpp"
+#include "host/coordinator/AppMetadata.hpp"
 #include "host/coordinator/ToolNames.hpp"
+#include "host/history/Clock.hpp"
 
 #include <mcp/Error.hpp>
 #include <mcp/jsonrpc/ErrorCodes.hpp>
@@ -22,16 +22,20 @@ namespace json = boost::json;
 
 namespace {
 
-json::object error_result(const std::string& message) {
-    return {{"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}};
-}
-
 bool annotated_read_only(const mcp::Tool& tool) {
     auto* hint = tool.annotations.if_contains("readOnlyHint");
     return hint && hint->is_bool() && hint->get_bool();
 }
 
 }  // namespace
+
+ToolOutcome ToolOutcome::refusal(std::string_view message) {
+    ToolOutcome outcome;
+    outcome.result = mcp::CallToolResult::error(message).to_json();
+    outcome.is_error = true;
+    outcome.refused = true;
+    return outcome;
+}
 
 McpCoordinator::McpCoordinator(asio::any_io_executor executor, ServerCallbacks callbacks)
     : executor_(std::move(executor)), callbacks_(std::move(callbacks)) {
@@ -228,13 +232,7 @@ std::optional<std::string> McpCoordinator::rate_limited(const RegisteredTool& to
 asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualified_name, json::object arguments,
                                                        ToolCallOptions options) {
     auto started = std::chrono::steady_clock::now();
-    auto refuse = [&](const std::string& message) {
-        ToolOutcome outcome;
-        outcome.result = error_result(message);
-        outcome.is_error = true;
-        outcome.refused = true;
-        return outcome;
-    };
+    auto refuse = [](const std::string& message) { return ToolOutcome::refusal(message); };
     std::shared_ptr<const RegisteredTool> found = find_tool(qualified_name);
     if (found && ((options.caller == "model" && !found->visible_to_model) || (options.caller == "app" && !found->visible_to_app)))
         found = nullptr;  // what the caller may not call does not exist for it
@@ -297,7 +295,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         if (connection_failed) failure = co_await server->lost(failure);
         // One more try when the connection died under the call and the user did not stop it.
         if (connection_failed && attempt == 0 && !options.cancellation.cancelled()) continue;
-        outcome.result = error_result("The call to " + qualified_name + " failed: " + failure);
+        outcome.result = mcp::CallToolResult::error("The call to " + qualified_name + " failed: " + failure).to_json();
         outcome.is_error = true;
         host_failed = true;
         if (!options.cancellation.cancelled()) {

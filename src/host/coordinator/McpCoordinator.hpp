@@ -59,6 +59,9 @@ struct ToolOutcome {
     /// The call never reached the tool (unknown, invalid arguments, open circuit, rate, server down).
     bool refused = false;
     std::chrono::milliseconds duration{0};
+
+    /// A call that did not reach the tool, explained to the model as an error result.
+    static ToolOutcome refusal(std::string_view message);
 };
 
 struct ToolMetrics {

@@ -1,6 +1,6 @@
 #include "host/web/PageProtocol.hpp"
 
-#include "host/chat/FrameText.hpp"
+#include "host/chat/UserQuestions.hpp"
 #include "host/coordinator/ToolNames.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -57,36 +57,19 @@ private:
     std::string type_;
 };
 
-void send(WebSocketClient& client, const json::object& frame) {
-    client.send(std::make_shared<const std::string>(json::serialize(frame)));
-}
-
 }  // namespace
 
-std::shared_ptr<const std::string> error_frame(const std::string& message, const std::string& request_id) {
-    json::object payload{{"message", message}};
-    if (!request_id.empty()) payload["requestId"] = request_id;
-    return std::make_shared<const std::string>(json::serialize(json::object{{"type", "error"}, {"payload", payload}}));
-}
-
 PageProtocol::PageProtocol(asio::any_io_executor executor, SessionManager& sessions, Conversation& conversation,
-                           McpCoordinator& coordinator, HostLog& log)
+                           McpCoordinator& coordinator, ToolRunner& tools, PageFrames& frames, HostLog& log)
     : executor_(std::move(executor)), sessions_(sessions), conversation_(conversation), coordinator_(coordinator),
-      log_(log) {}
+      tools_(tools), frames_(frames), log_(log) {}
 
-json::object PageProtocol::servers_frame() {
-    json::object payload{{"servers", coordinator_.describe_servers()}};
-    if (auto* model = conversation_.model())
-        payload["llm"] = {{"provider", model->settings().provider}, {"model", model->settings().model}};
-    else {
-        payload["llm"] = nullptr;
-        payload["llmHelp"] = llm_help;
-    }
-    return {{"type", "servers"}, {"payload", std::move(payload)}};
+Frame PageProtocol::servers_frame() {
+    return PageFrames::servers(coordinator_.describe_servers(), conversation_.model(), llm_help);
 }
 
 void PageProtocol::broadcast_servers() {
-    servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
+    servers_text_ = servers_frame();
     for (const auto& [id, session] : sessions_.sessions()) session->broadcast(servers_text_);
 }
 
@@ -102,7 +85,7 @@ void PageProtocol::open(const std::shared_ptr<WebSocketClient>& client, const st
 void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     auto session = sessions_.find(page->session_id);
     if (!session) {
-        page->send(error_frame("this connection's session ended; reload the page"));
+        page->send(PageFrames::error("this connection's session ended; reload the page"));
         page->close();
         return;
     }
@@ -111,12 +94,7 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     sessions_.touch(*session);
     log_.info("WebSocket", resumed ? "reconnected" : "connected",
               {{"sessionId", session->id()}, {"connectionId", page->id}, {"pages", session->clients()}});
-    send(*page, {{"type", "connection"},
-                 {"payload",
-                  {{"state", resumed ? "reconnected" : "connected"},
-                   {"message", resumed ? "Welcome back." : "Hello! I'm an AI assistant that can help answer questions "
-                                                           "and use tools to get information."},
-                   {"sessionId", session->id()}}}});
+    page->send(PageFrames::connection(resumed, session->id()));
     json::array messages;
     for (const auto& message : session->history) {
         json::object item = message.to_json();
@@ -125,13 +103,12 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
         if (auto* app = item.if_contains("app"); app && !(apps && apps->serves(*app))) item.erase("app");
         messages.push_back(std::move(item));
     }
-    send(*page, {{"type", "history"}, {"payload", {{"messages", std::move(messages)}}}});
-    if (!servers_text_) servers_text_ = std::make_shared<const std::string>(json::serialize(servers_frame()));
+    page->send(PageFrames::history(std::move(messages)));
+    if (!servers_text_) servers_text_ = servers_frame();
     page->send(servers_text_);
-    send(*page, {{"type", "usage"}, {"payload", usage_json(session->usage)}});
-    if (session->turn_running)
-        send(*page, {{"type", "turn"}, {"payload", {{"state", "started"}, {"turnId", session->turn_id}}}});
-    for (const auto& question : session->open_questions()) send(*page, question);
+    page->send(PageFrames::usage_frame(session->usage));
+    if (session->turn_running) page->send(PageFrames::turn_frame(TurnState::started, session->turn_id, {}));
+    for (const auto& [id, question] : session->questions) page->send(PageFrames::question(question));
 }
 
 void PageProtocol::received(const std::shared_ptr<WebSocketClient>& page, std::string_view text) { handle(page, text); }
@@ -146,24 +123,24 @@ void PageProtocol::closed(const std::shared_ptr<WebSocketClient>& page) {
 void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::string_view text) {
     auto session = sessions_.find(client->session_id);
     if (!session) {
-        client->send(error_frame("this connection's session ended; reload the page"));
+        client->send(PageFrames::error("this connection's session ended; reload the page"));
         return;
     }
     boost::system::error_code ec;
     json::value frame = json::parse(text, ec);
     if (ec || !frame.is_object()) {
-        client->send(error_frame("a frame must be a JSON object {\"type\": …, \"payload\": {…}}"));
+        client->send(PageFrames::error("a frame must be a JSON object {\"type\": …, \"payload\": {…}}"));
         return;
     }
     const auto& object = frame.get_object();
     auto* type = object.if_contains("type");
     if (!type || !type->is_string()) {
-        client->send(error_frame("the frame's \"type\" must be a string"));
+        client->send(PageFrames::error("the frame's \"type\" must be a string"));
         return;
     }
     auto* payload = object.if_contains("payload");
     if (payload && !payload->is_object()) {
-        client->send(error_frame(std::string(type->get_string()) + ".payload must be an object"));
+        client->send(PageFrames::error(std::string(type->get_string()) + ".payload must be an object"));
         return;
     }
     static const json::object empty;
@@ -174,11 +151,11 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
     try {
         dispatch(client, session, std::string(type->get_string()), payload ? payload->get_object() : empty);
     } catch (const std::invalid_argument& e) {
-        client->send(error_frame(e.what(), request_id));
+        client->send(PageFrames::error(e.what(), request_id));
     } catch (const std::exception& e) {
         // The store refused (Redis down, SQLite busy): that request fails, the page stays.
         log_.error("Session", "request_failed", {{"sessionId", session->id()}, {"error", e.what()}});
-        client->send(error_frame(std::string("the host could not do that: ") + e.what(), request_id));
+        client->send(PageFrames::error(std::string("the host could not do that: ") + e.what(), request_id));
     }
 }
 
@@ -247,7 +224,7 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
-        session->broadcast(FrameText("history").json("messages", json::array{}).finish());
+        session->broadcast(PageFrames::history({}));
     } else {
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
@@ -260,9 +237,9 @@ void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& clien
     Fields fields(payload, "answer");
     std::string id = fields.text(id_field);
     if (!session.answers.answer(id, payload))
-        client->send(error_frame("nothing is waiting for an answer to " + id + " (answered already, or expired)"));
+        client->send(PageFrames::error("nothing is waiting for an answer to " + id + " (answered already, or expired)"));
     else
-        session.forget_question(id);
+        close_question(session, frames_, id, "answered");  // other tabs close it at once
 }
 
 void PageProtocol::update_view_context(WebSocketClient& client, ChatSession& session, const json::object& payload) {
@@ -274,51 +251,34 @@ void PageProtocol::update_view_context(WebSocketClient& client, ChatSession& ses
     const AppView* view = apps ? apps->view_at(view_url) : nullptr;
     if (!view) fields.fail("viewId", "names no view this host serves (\"/apps/<id>\", the view's url)");
     ViewContext context{view_url, view->server, view->tool, {}};
-    json::object answer{{"requestId", request_id}};
+    json::object error;
     try {
         context.text = view_context_text(fields.object("params"));
-        answer["result"] = json::object{};
     } catch (const std::invalid_argument& e) {
-        answer["error"] = {{"code", -32602}, {"message", std::string("Invalid content format: ") + e.what()}};
+        error = {{"code", -32602}, {"message", std::string("Invalid content format: ") + e.what()}};
     } catch (const std::length_error& e) {
-        answer["error"] = {{"code", -32000}, {"message", std::string("Context update denied: ") + e.what()}};
+        error = {{"code", -32000}, {"message", std::string("Context update denied: ") + e.what()}};
     }
-    if (answer.contains("result")) {
+    if (error.empty()) {
         log_.info("MCP", "view_context_updated", {{"sessionId", session.id()}, {"server", context.server},
                                                   {"tool", context.tool}, {"bytes", context.text.size()}});
         keep_view_context(session.view_contexts, std::move(context));
     }
-    send(client, {{"type", "app_response"}, {"payload", std::move(answer)}});
+    client.send(PageFrames::app_response(request_id, json::object{}, error));
 }
 
 // Coroutines take their inputs by value: a lambda's captures would die with the lambda.
 asio::awaitable<void> PageProtocol::call_tool(std::shared_ptr<WebSocketClient> client,
                                               std::shared_ptr<ChatSession> session, json::object payload) {
-    {
-        std::string request_id(payload.at("requestId").get_string());
-        std::string tool(payload.at("tool").get_string());
-        json::object arguments;
-        if (auto* given = payload.if_contains("arguments"); given && given->is_object()) arguments = given->get_object();
-        // Held: the registry may change during the call.
-        std::shared_ptr<const RegisteredTool> registered = coordinator_.find_tool(tool);
-        std::string server = registered ? registered->server : "";
-        ++session->servers_in_use[server];
-        ToolCallOptions options;  // named: g++ 12 mishandles a braced temporary inside co_await
-        options.session_id = session->id();
-        ToolOutcome outcome = co_await coordinator_.call_tool(tool, std::move(arguments), std::move(options));
-        if (--session->servers_in_use[server] <= 0) session->servers_in_use.erase(server);
-        json::value app = nullptr;
-        if (apps && registered && !outcome.refused) app = co_await apps->app_for(*registered);
-        log_.info("MCP", "tool_called_by_hand",
-                  {{"sessionId", session->id()}, {"requestId", request_id}, {"tool", tool}, {"isError", outcome.is_error}});
-        json::object payload{{"requestId", request_id},
-                             {"tool", tool},
-                             {"result", outcome.result},
-                             {"isError", outcome.is_error},
-                             {"durationMs", outcome.duration.count()}};
-        if (!app.is_null()) payload["app"] = std::move(app);
-        send(*client, {{"type", "tool_result"}, {"payload", std::move(payload)}});
-    }
+    std::string request_id(payload.at("requestId").get_string());
+    ToolCall call;
+    call.id = new_id("hand_call");
+    call.name = std::string(payload.at("tool").get_string());
+    if (auto* given = payload.if_contains("arguments"); given && given->is_object()) call.arguments = given->get_object();
+    // Held: the registry may change during the call.
+    std::shared_ptr<const RegisteredTool> tool = coordinator_.find_tool(call.name);
+    ToolRunResult run = co_await tools_.run(session, ToolCaller::hand, call, tool);
+    client->send(PageFrames::tool_result(request_id, call.name, run));
 }
 
 asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient> client,
@@ -360,50 +320,24 @@ asio::awaitable<void> PageProtocol::app_request(std::shared_ptr<WebSocketClient>
                     if (auto registered = coordinator_.find_tool(qualified_tool_name(server_name, candidate.name)))
                         tool = registered;
         if (!tool || !tool->visible_to_app) {
+            std::string named = "(no name)";
+            if (name && name->is_string()) named = std::string(name->get_string());
             error = {{"code", -32602},
-                     {"message", "the view may call only its own server's tools that are visible to apps; " +
-                                     (name && name->is_string() ? std::string(name->get_string()) : std::string("(no name)")) +
+                     {"message", "the view may call only its own server's tools that are visible to apps; " + named +
                                      " is not one"}};
         } else {
-            json::object arguments;
-            if (auto* given = params.if_contains("arguments"); given && given->is_object()) arguments = given->get_object();
-            ToolCall call{new_id("app_call"), tool->qualified_name, arguments, {}, {}};
-            // A call the user must approve gets a card (the question opens one); it is closed the
-            // same way the model's calls are, so the transcript shows what the view did.
-            bool asks = tool->needs_approval && !session->always_allowed.allows(call.name, tool->server, tool->tool);
-            std::string refusal;
-            bool allowed = co_await conversation_.approved(*session, call, *tool, refusal);
-            ToolOutcome outcome;
-            if (!allowed) {
-                error = {{"code", -32000}, {"message", refusal}};
-                outcome.result = {{"content", json::array{json::object{{"type", "text"}, {"text", refusal}}}}, {"isError", true}};
-                outcome.is_error = true;
-            } else {
-                ToolCallOptions options;
-                options.caller = "app";
-                options.session_id = session->id();
-                outcome = co_await coordinator_.call_tool(tool->qualified_name, std::move(arguments), std::move(options));
-                result = outcome.result;
-            }
-            if (asks)
-                session->broadcast({{"type", "status"},
-                                    {"payload",
-                                     {{"state", "complete"},
-                                      {"tool", call.name},
-                                      {"server", server_name},
-                                      {"callId", call.id},
-                                      {"data", outcome.result},
-                                      {"isError", outcome.is_error},
-                                      {"durationMs", outcome.duration.count()},
-                                      {"message", "Called by the app's view"}}}});
+            ToolCall call;
+            call.id = new_id("app_call");
+            call.name = tool->qualified_name;
+            if (auto* given = params.if_contains("arguments"); given && given->is_object()) call.arguments = given->get_object();
+            ToolRunResult run = co_await tools_.run(session, ToolCaller::view, call, tool);
+            if (!run.refusal.empty()) error = {{"code", -32000}, {"message", run.refusal}};
+            else result = std::move(run.outcome.result);
         }
     }
-    json::object answer{{"requestId", request_id}};
-    if (!error.empty()) answer["error"] = std::move(error);
-    else answer["result"] = std::move(result);
     log_.info("MCP", "app_request", {{"sessionId", session->id()}, {"server", server_name}, {"method", method},
-                                     {"refused", answer.contains("error")}});
-    send(*client, {{"type", "app_response"}, {"payload", std::move(answer)}});
+                                     {"refused", !error.empty()}});
+    client->send(PageFrames::app_response(request_id, result, error));
 }
 
 asio::awaitable<void> PageProtocol::get_prompt(std::shared_ptr<WebSocketClient> client, json::object payload) {
@@ -427,8 +361,8 @@ asio::awaitable<void> PageProtocol::get_prompt(std::shared_ptr<WebSocketClient> 
                 failure = e.what();
             }
         }
-        if (!failure.empty()) client->send(error_frame("prompt " + name + ": " + failure, request_id));
-        else send(*client, {{"type", "prompt"}, {"payload", {{"requestId", request_id}, {"messages", std::move(messages)}}}});
+        if (!failure.empty()) client->send(PageFrames::error("prompt " + name + ": " + failure, request_id));
+        else client->send(PageFrames::prompt(request_id, messages));
     }
 }
 
@@ -450,10 +384,8 @@ asio::awaitable<void> PageProtocol::read_resource(std::shared_ptr<WebSocketClien
                 failure = e.what();
             }
         }
-        if (!failure.empty()) client->send(error_frame("resource " + uri + ": " + failure, request_id));
-        else
-            send(*client, {{"type", "resource"},
-                           {"payload", {{"requestId", request_id}, {"uri", uri}, {"contents", std::move(contents)}}}});
+        if (!failure.empty()) client->send(PageFrames::error("resource " + uri + ": " + failure, request_id));
+        else client->send(PageFrames::resource(request_id, uri, contents));
     }
 }
 

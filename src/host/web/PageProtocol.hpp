@@ -1,11 +1,14 @@
 #pragma once
 // The page's side of docs/host-websocket.md: each frame from a page checked (JSON object, known
 // type, fields of the right types; anything else answered with an `error` frame naming the field,
-// the connection kept) and carried out on its session.
+// the connection kept) and carried out on its session. The frames it answers with are
+// PageFrames'; tool calls by hand and from views run through the conversation's ToolRunner.
 
 #include "host/chat/Conversation.hpp"
 #include "host/chat/SessionManager.hpp"
+#include "host/chat/ToolRunner.hpp"
 #include "host/coordinator/McpCoordinator.hpp"
+#include "host/web/PageFrames.hpp"
 #include "host/web/WebSocketClient.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -21,7 +24,7 @@ namespace mcpkit::host {
 class PageProtocol : public WebSocketHandler {
 public:
     PageProtocol(boost::asio::any_io_executor executor, SessionManager& sessions, Conversation& conversation,
-                 McpCoordinator& coordinator, HostLog& log);
+                 McpCoordinator& coordinator, ToolRunner& tools, PageFrames& frames, HostLog& log);
 
     /// A page connected and asked for `session_id`: attaches it and greets it (connection,
     /// history, servers, the questions still open).
@@ -29,8 +32,7 @@ public:
     void opened(const std::shared_ptr<WebSocketClient>& client) override;
     void received(const std::shared_ptr<WebSocketClient>& client, std::string_view text) override;
     void closed(const std::shared_ptr<WebSocketClient>& client) override;
-    /// The `servers` frame, sent to every page on a change.
-    boost::json::object servers_frame();
+    /// The `servers` frame to every page, after a change.
     void broadcast_servers();
 
     /// Text for the page when no LLM is configured.
@@ -53,16 +55,16 @@ private:
     boost::asio::awaitable<void> app_request(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,
                                              boost::json::object payload);
 
+    Frame servers_frame();
     /// The last `servers` frame, serialized once for every page that opens until the next change.
-    std::shared_ptr<const std::string> servers_text_;
+    Frame servers_text_;
     boost::asio::any_io_executor executor_;
     SessionManager& sessions_;
     Conversation& conversation_;
     McpCoordinator& coordinator_;
+    ToolRunner& tools_;
+    PageFrames& frames_;
     HostLog& log_;
 };
-
-/// {"type":"error","payload":{"message":…, "requestId"?}} serialized, for one page.
-std::shared_ptr<const std::string> error_frame(const std::string& message, const std::string& request_id = {});
 
 }  // namespace mcpkit::host

@@ -1,5 +1,7 @@
 #include "host/web/WebSocketClient.hpp"
 
+#include "host/web/PageFrames.hpp"
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
@@ -134,7 +136,7 @@ void WebSocketClient::handle(const FrameEvent& event) {
         break;
     case FrameEvent::Kind::binary:
         // Binary frames mean nothing here; say so the way the protocol says it.
-        send(bytes_of(R"({"type":"error","payload":{"message":"frames must be JSON text, not binary"}})"));
+        send(PageFrames::error("frames must be JSON text, not binary"));
         break;
     case FrameEvent::Kind::ping:
         if (!close_sent_) queue({bytes_of(std::string(event.payload)), Opcode::pong});

@@ -1,7 +1,6 @@
 // The smaller decisions of the conversation: names models accept, the context window, the
 // breaker, fenced tool calls, and how each provider's request carries the history.
 
-#include "host/chat/FrameText.hpp"
 #include "host/history/HistoryWindow.hpp"
 #include "host/coordinator/CircuitBreaker.hpp"
 #include "host/coordinator/ToolNames.hpp"
@@ -114,28 +113,6 @@ std::vector<ChatMessage> tool_round() {
         history.push_back(result);
     }
     return history;
-}
-
-TEST(FrameText, WritesTheFrameAsJsonWithEscapesNumbersFlagsAndValues) {
-    auto frame = FrameText("status")
-                     .text("message", "say \"hi\"\n\x01")
-                     .number("durationMs", -42)
-                     .flag("isError", false)
-                     .json("arguments", json::object{{"n", 1.5}, {"list", json::array{1, "two"}}})
-                     .json("app", json::value(nullptr))
-                     .finish();
-    json::value parsed = json::parse(*frame);
-    EXPECT_EQ(parsed.at("type"), "status");
-    const auto& payload = parsed.at("payload").as_object();
-    ASSERT_EQ(payload.size(), 5u);
-    EXPECT_EQ(payload.at("message"), "say \"hi\"\n\x01");
-    EXPECT_EQ(payload.at("durationMs"), -42);
-    EXPECT_EQ(payload.at("isError"), false);
-    EXPECT_EQ(payload.at("arguments").at("n"), 1.5);
-    EXPECT_EQ(payload.at("arguments").at("list").at(1), "two");
-    EXPECT_TRUE(payload.at("app").is_null());
-    EXPECT_EQ(FrameText("history").json("messages", json::array{}).finish()->size(),
-              std::string_view(R"({"type":"history","payload":{"messages":[]}})").size());
 }
 
 TEST(GeminiRequest, RolesUserAndModelOnlyResultsInOneUserTurnSignaturesEchoed) {

@@ -1,6 +1,6 @@
 // MCP Apps metadata and the Content-Security-Policy a view is served with.
 
-#include "host/apps/AppMetadata.hpp"
+#include "host/coordinator/AppMetadata.hpp"
 #include "host/apps/McpApps.hpp"
 
 #include <boost/json/parse.hpp>

@@ -1,4 +1,4 @@
-#include "host/apps/AppMetadata.hpp"
+#include "host/coordinator/AppMetadata.hpp"
 
 namespace mcpkit::host {
 

@@ -1,0 +1,244 @@
+#include "host/web/PageFrames.hpp"
+
+#include "host/chat/ChatSession.hpp"
+#include "host/llm/LanguageModel.hpp"
+
+#include <mcp/jsonrpc/JsonWriter.hpp>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+
+namespace {
+
+/// {"type":…,"payload":{…}} with the payload's members appended as text, in the order given.
+class FrameText {
+public:
+    explicit FrameText(std::string_view type) {
+        text_.reserve(256);
+        text_ += R"({"type":)";
+        mcp::jsonrpc::append_json_string(text_, type);
+        text_ += R"(,"payload":{)";
+    }
+    FrameText& text(std::string_view name, std::string_view value) {
+        this->name(name);
+        mcp::jsonrpc::append_json_string(text_, value);
+        return *this;
+    }
+    /// Only when not empty (an optional member).
+    FrameText& optional_text(std::string_view name, std::string_view value) {
+        return value.empty() ? *this : text(name, value);
+    }
+    FrameText& flag(std::string_view name, bool value) {
+        this->name(name);
+        text_ += value ? "true" : "false";
+        return *this;
+    }
+    FrameText& number(std::string_view name, std::int64_t value) {
+        this->name(name);
+        text_ += std::to_string(value);
+        return *this;
+    }
+    FrameText& json(std::string_view name, const json::value& value) {
+        this->name(name);
+        mcp::jsonrpc::append_json(text_, value);
+        return *this;
+    }
+    FrameText& json(std::string_view name, const json::object& value) {
+        this->name(name);
+        mcp::jsonrpc::append_json(text_, value);
+        return *this;
+    }
+    FrameText& json(std::string_view name, const json::array& value) {
+        this->name(name);
+        mcp::jsonrpc::append_json(text_, json::value(value));
+        return *this;
+    }
+    /// The frame, closed; the builder is spent.
+    Frame finish() {
+        text_ += "}}";
+        return std::make_shared<const std::string>(std::move(text_));
+    }
+
+private:
+    void name(std::string_view name) {
+        if (!first_) text_ += ',';
+        first_ = false;
+        mcp::jsonrpc::append_json_string(text_, name);
+        text_ += ':';
+    }
+    std::string text_;
+    bool first_ = true;
+};
+
+}  // namespace
+
+// ---- What a conversation reports ------------------------------------------------------------
+
+void PageFrames::turn(ChatSession& session, TurnState state, const std::string& turn_id, const std::string& message) {
+    session.broadcast(turn_frame(state, turn_id, message));
+}
+
+void PageFrames::user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) {
+    session.broadcast(FrameText("user_message").text("turnId", turn_id).json("message", message.to_json()).finish());
+}
+
+void PageFrames::text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
+                      std::string_view piece) {
+    session.broadcast(FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+}
+
+void PageFrames::tool_started(ChatSession& session, const ToolCard& card, const json::object& arguments) {
+    session.broadcast(FrameText("status")
+                          .text("state", "processing")
+                          .text("tool", card.tool)
+                          .text("server", card.server)
+                          .text("callId", card.call_id)
+                          .optional_text("turnId", card.turn_id)
+                          .json("arguments", arguments)
+                          .text("message", "Calling " + card.tool)
+                          .finish());
+}
+
+void PageFrames::tool_progress(ChatSession& session, const std::string& call_id, double progress,
+                               std::optional<double> total, const std::string& message) {
+    FrameText frame("progress");
+    frame.text("callId", call_id).json("progress", json::value(progress));
+    if (total) frame.json("total", json::value(*total));
+    frame.optional_text("message", message);
+    session.broadcast(frame.finish());
+}
+
+void PageFrames::tool_finished(ChatSession& session, const ToolCard& card, const ToolEnding& ending) {
+    FrameText frame("status");
+    frame.text("state", "complete")
+        .text("tool", card.tool)
+        .text("server", card.server)
+        .text("callId", card.call_id)
+        .optional_text("turnId", card.turn_id)
+        .json("data", ending.result)
+        .flag("isError", ending.is_error)
+        .number("durationMs", ending.duration.count())
+        .text("message", ending.message);
+    if (!ending.app.is_null()) frame.json("app", ending.app);
+    session.broadcast(frame.finish());
+}
+
+void PageFrames::question_opened(ChatSession& session, const Question& asked) { session.broadcast(question(asked)); }
+
+void PageFrames::question_closed(ChatSession& session, const std::string& id, std::string_view reason) {
+    session.broadcast(FrameText("question_closed").text("id", id).text("reason", reason).finish());
+}
+
+void PageFrames::usage(ChatSession& session, const TokenUsage& total) { session.broadcast(usage_frame(total)); }
+
+void PageFrames::flush(ChatSession& session) { session.send_queued(); }
+
+// ---- A page that just connected -------------------------------------------------------------
+
+Frame PageFrames::connection(bool resumed, const std::string& session_id) {
+    return FrameText("connection")
+        .text("state", resumed ? "reconnected" : "connected")
+        .text("message", resumed ? "Welcome back."
+                                 : "Hello! I'm an AI assistant that can help answer questions and use tools to get "
+                                   "information.")
+        .text("sessionId", session_id)
+        .finish();
+}
+
+Frame PageFrames::history(json::array messages) { return FrameText("history").json("messages", messages).finish(); }
+
+Frame PageFrames::usage_frame(const TokenUsage& total) {
+    return FrameText("usage")
+        .number("promptTokens", total.prompt_tokens)
+        .number("completionTokens", total.completion_tokens)
+        .number("totalTokens", total.total_tokens)
+        .finish();
+}
+
+Frame PageFrames::turn_frame(TurnState state, const std::string& turn_id, const std::string& message) {
+    return FrameText("turn").text("state", turn_state_name(state)).text("turnId", turn_id).optional_text("message", message).finish();
+}
+
+Frame PageFrames::question(const Question& question) {
+    if (auto* approval = std::get_if<ApprovalQuestion>(&question)) {
+        FrameText frame("approval_request");
+        frame.text("callId", approval->call_id)
+            .text("tool", approval->tool)
+            .text("server", approval->server)
+            .json("arguments", approval->arguments)
+            .text("description", approval->description);
+        if (!approval->changed.empty()) {
+            json::array changed;
+            for (const auto& field : approval->changed) changed.push_back(json::value(field));
+            frame.json("changed", changed).text("previousDescription", approval->previous_description);
+        }
+        return frame.finish();
+    }
+    if (auto* sampling = std::get_if<SamplingQuestion>(&question)) {
+        FrameText frame("sampling_request");
+        frame.text("requestId", sampling->request_id).text("server", sampling->server);
+        for (std::string_view key : {"messages", "systemPrompt", "maxTokens"})
+            if (auto* value = sampling->params.if_contains(key)) frame.json(key, *value);
+        return frame.finish();
+    }
+    const auto& elicitation = std::get<ElicitationQuestion>(question);
+    FrameText frame("elicitation_request");
+    frame.text("requestId", elicitation.request_id)
+        .text("server", elicitation.server)
+        .text("message", elicitation.message)
+        .text("mode", elicitation.mode);
+    if (elicitation.requested_schema) frame.json("requestedSchema", *elicitation.requested_schema);
+    if (elicitation.url) frame.json("url", *elicitation.url);
+    return frame.finish();
+}
+
+// ---- Every session --------------------------------------------------------------------------
+
+Frame PageFrames::servers(const json::array& servers, const LanguageModel* model, const std::string& llm_help) {
+    FrameText frame("servers");
+    frame.json("servers", servers);
+    if (model)
+        frame.json("llm", json::object{{"provider", model->settings().provider}, {"model", model->settings().model}});
+    else
+        frame.json("llm", json::value(nullptr)).text("llmHelp", llm_help);
+    return frame.finish();
+}
+
+Frame PageFrames::auth_required(const std::string& server, const std::string& url) {
+    return FrameText("auth_required").text("server", server).text("url", url).finish();
+}
+
+// ---- Answers to one page's request ----------------------------------------------------------
+
+Frame PageFrames::tool_result(const std::string& request_id, const std::string& tool, const ToolRunResult& run) {
+    FrameText frame("tool_result");
+    frame.text("requestId", request_id)
+        .text("tool", tool)
+        .json("result", run.outcome.result)
+        .flag("isError", run.outcome.is_error)
+        .number("durationMs", run.outcome.duration.count());
+    if (!run.app.is_null()) frame.json("app", run.app);
+    return frame.finish();
+}
+
+Frame PageFrames::prompt(const std::string& request_id, const json::array& messages) {
+    return FrameText("prompt").text("requestId", request_id).json("messages", messages).finish();
+}
+
+Frame PageFrames::resource(const std::string& request_id, const std::string& uri, const json::array& contents) {
+    return FrameText("resource").text("requestId", request_id).text("uri", uri).json("contents", contents).finish();
+}
+
+Frame PageFrames::app_response(const std::string& request_id, const json::value& result, const json::object& error) {
+    FrameText frame("app_response");
+    frame.text("requestId", request_id);
+    if (!error.empty()) frame.json("error", error);
+    else frame.json("result", result);
+    return frame.finish();
+}
+
+Frame PageFrames::error(const std::string& message, const std::string& request_id) {
+    return FrameText("error").text("message", message).optional_text("requestId", request_id).finish();
+}
+
+}  // namespace mcpkit::host
