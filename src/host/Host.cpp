@@ -41,7 +41,7 @@ public:
           conversation_(coordinator_, model_.get(), *store_, log_, options_.conversation, frames_, tools_),
           apps_(coordinator_, log_),
           pages_(io_.get_executor(), sessions_, conversation_, coordinator_, tools_, frames_, log_),
-          web_(io_.get_executor(), web_options()),
+          web_(io_, web_options()),
           signals_(io_, SIGINT, SIGTERM),
           reload_signal_(io_, SIGHUP),
           config_timer_(io_),

@@ -5,7 +5,12 @@
 //
 // The server parses each request and, when `serves(path)` says so, hands it over instead of
 // applying the MCP endpoint's rules: the routes check Host, Origin and methods themselves. The
-// answer may come later, from any thread (a long poll), exactly once.
+// answer may come later, from any thread (a long poll), exactly once. An answer may also take the
+// connection over once its head is written (a WebSocket after 101, an event stream after 200).
+//
+// mcp::HttpServer serves routes alone, with no MCP endpoint (an application's own pages).
+
+#include <boost/asio/ip/tcp.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -29,12 +34,24 @@ struct HttpRouteRequest {
     std::optional<std::string_view> header(std::string_view lower_case_name) const;
 };
 
+/// A connection a route took over: its socket, and what the client sent after the request that
+/// was read already (a WebSocket's first frames may have come with the upgrade request).
+struct TakenConnection {
+    boost::asio::ip::tcp::socket socket;
+    std::string early_bytes;
+};
+
 struct HttpRouteResponse {
     int status = 200;
     std::string body;
     std::string content_type = "application/json";  ///< sent when the body is not empty
     /// Extra header fields (CORS, Allow …). No CR or LF in names or values.
     std::vector<std::pair<std::string, std::string>> headers;
+    /// Set: once the head (the status and `headers`; no body, no Content-Length) is written, the
+    /// connection is the route's, handed over on the connection's thread. A status other than 101
+    /// gets "Connection: close" (the response ends when the route closes the socket). Plain
+    /// connections only: over TLS the server answers 501 instead.
+    std::function<void(TakenConnection)> take_over;
 };
 
 class HttpRoutes {

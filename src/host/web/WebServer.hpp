@@ -1,11 +1,12 @@
 #pragma once
-// The host's HTTP side: the chat page at /, its WebSocket at /ws, GET /health. Loopback by
+// The host's HTTP side: the chat page at /, its WebSocket at /ws, GET /health, served as routes of
+// libmcp's HTTP server (mcp::HttpServer; the WebSocket takes its connection over). Loopback by
 // default, Host and Origin checked against DNS rebinding, and every request needs the token
 // (?token=, the cookie the page gets with it, or Authorization: Bearer), on loopback too.
 
 #include "host/web/WebSocketClient.hpp"
 
-#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -42,7 +43,7 @@ struct WebServerOptions {
 
 class WebServer {
 public:
-    WebServer(boost::asio::any_io_executor executor, WebServerOptions options);
+    WebServer(boost::asio::io_context& io, WebServerOptions options);
     ~WebServer();
     /// Binds; throws std::runtime_error saying why it cannot.
     void start();

@@ -10,7 +10,6 @@
 
 namespace mcpkit::host {
 namespace asio = boost::asio;
-namespace web = boost::beast::http;
 using websocket::FrameEvent;
 using websocket::Opcode;
 
@@ -33,33 +32,20 @@ thread_local ReadBuffer read_buffer;
 WebSocketClient::WebSocketClient(asio::ip::tcp::socket socket, WebSocketLimits limits)
     : socket_(std::move(socket)), limits_(limits), reader_(limits.max_message_bytes) {}
 
-void WebSocketClient::start(const web::request<web::string_body>& request) {
+void WebSocketClient::start(std::string_view early_bytes) {
     auto self = shared_from_this();
-    auto key = websocket::accept_key(request["Sec-WebSocket-Key"]);
-    std::string refusal;
-    if (request["Sec-WebSocket-Version"] != "13")
-        refusal = "HTTP/1.1 426 Upgrade Required\r\nSec-WebSocket-Version: 13\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-    else if (!key)
-        refusal = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 49\r\nConnection: close\r\n\r\n"
-                  "Sec-WebSocket-Key must be the base64 of 16 bytes\n";
-    if (!refusal.empty()) {
-        // Answered, then closed; the page never opened, so the handler hears nothing.
-        handler = nullptr;
-        state_ = State::closing;
-        end_after_write_ = true;
-        queue({bytes_of(std::move(refusal)), Opcode::text, true});
-        return;
-    }
     boost::system::error_code ignored;
     socket_.non_blocking(true, ignored);
-    // The answer goes out with the first frames the handler sends (one write for all of them),
-    // and before anything queued earlier.
-    std::string answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                         "Sec-WebSocket-Accept: " + *key + "\r\nServer: mcpkit-host\r\n\r\n";
-    queue_.insert(queue_.begin(), Outgoing{bytes_of(std::move(answer)), Opcode::text, true});
     state_ = State::open;
     heard_ = std::chrono::steady_clock::now();
     if (handler) handler->opened(self);
+    if (!early_bytes.empty()) {
+        // Read with the upgrade request: they go first, as if just read.
+        std::string pending(early_bytes);
+        auto on_event = [this](const FrameEvent& event) { handle(event); };
+        std::size_t used = reader_.feed(std::span<char>(pending.data(), pending.size()), on_event);
+        if (used < pending.size() && state_ != State::closed) partial_.assign(pending, used);
+    }
     schedule_flush();
     wait_for_input();
 }
@@ -195,10 +181,8 @@ void WebSocketClient::flush() {
     buffers_.reserve(2 * in_flight_);
     for (std::size_t i = 0; i < in_flight_; ++i) {
         const auto& outgoing = queue_[i];
-        if (!outgoing.raw) {
-            std::size_t size = websocket::frame_header(outgoing.opcode, outgoing.bytes->size(), headers_[i].data());
-            buffers_.emplace_back(headers_[i].data(), size);
-        }
+        std::size_t size = websocket::frame_header(outgoing.opcode, outgoing.bytes->size(), headers_[i].data());
+        buffers_.emplace_back(headers_[i].data(), size);
         if (!outgoing.bytes->empty()) buffers_.emplace_back(outgoing.bytes->data(), outgoing.bytes->size());
     }
     writing_ = true;
@@ -216,7 +200,7 @@ void WebSocketClient::written(const boost::system::error_code& error) {
         return;
     }
     for (std::size_t i = 0; i < in_flight_; ++i)
-        if (!queue_[i].raw && queue_[i].opcode == Opcode::text) queued_bytes_ -= queue_[i].bytes->size();
+        if (queue_[i].opcode == Opcode::text) queued_bytes_ -= queue_[i].bytes->size();
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(in_flight_));
     in_flight_ = 0;
     if (!queue_.empty()) {

@@ -11,8 +11,6 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include <array>
 #include <chrono>
@@ -44,9 +42,10 @@ class WebSocketClient : public SessionClient, public std::enable_shared_from_thi
 public:
     WebSocketClient(boost::asio::ip::tcp::socket socket, WebSocketLimits limits);
 
-    /// Completes the upgrade of `request`, then reads until the page leaves (no coroutine: an
-    /// idle page is one pending wait for readability).
-    void start(const boost::beast::http::request<boost::beast::http::string_body>& request);
+    /// The handshake was answered (101, by the HTTP server): handles `early_bytes` (frames that
+    /// came with the upgrade request), then reads until the page leaves (no coroutine: an idle
+    /// page is one pending wait for readability).
+    void start(std::string_view early_bytes);
     void send(std::shared_ptr<const std::string> frame) override;
     void send_queued() override;
     /// Drops the connection at once (the host is stopping, or the page is hopelessly behind).
@@ -67,7 +66,6 @@ private:
     struct Outgoing {
         std::shared_ptr<const std::string> bytes;
         websocket::Opcode opcode;
-        bool raw = false;  ///< written as is (the handshake's answer), not as a frame's payload
     };
     enum class State : std::uint8_t { connecting, open, closing, closed };
 

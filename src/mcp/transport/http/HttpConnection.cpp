@@ -14,6 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/status.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <array>
@@ -208,6 +209,10 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
     if (auto query = target.find('?'); query != std::string_view::npos) target = target.substr(0, query);
     if (auto* routes = frontend_->options.routes.get(); routes && routes->serves(target))
         co_return co_await answer_route(request, target, keep_alive);
+    if (!frontend_->endpoint) {  // an HttpServer: its routes are all there is
+        std::string body = boost::json::serialize(boost::json::object{{"error", "nothing at " + std::string(target)}});
+        co_return co_await respond(web::status::not_found, std::move(body), keep_alive);
+    }
     auto* authorizer = frontend_->options.authorization.get();
     if (authorizer && (request.method == "GET" || request.method == "HEAD"))
         if (auto document = authorizer->document(target))  // protected resource metadata: public
@@ -284,9 +289,20 @@ asio::awaitable<bool> ConnectionState::answer_route(const HttpRequest& request, 
                       [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
         response = co_await reply->wait();
     }
-    start_head(static_cast<web::status>(response.status), response.content_type, response.body.size());
-    for (const auto& [name, value] : response.headers) head_.append(name).append(": ").append(value).append("\r\n");
-    end_head(keep_alive);
+    tcp::socket* socket = stream_.plain();
+    if (response.take_over && !socket)
+        response = HttpRouteResponse{501, R"({"error":"this answer takes the connection over, which only plain HTTP allows"})"};
+    head_ = route_head(version_, response, keep_alive);
+    if (response.take_over) {
+        auto [ec, bytes] = co_await write(asio::buffer(head_));
+        if (ec) co_return false;
+        // The route owns the socket from here; run() finds it moved out and closes nothing.
+        std::size_t used = parser_.consumed();
+        TakenConnection taken{std::move(*socket), std::string(buffer_.data() + used, buffered_ - used)};
+        buffered_ = used;
+        response.take_over(std::move(taken));
+        co_return false;
+    }
     bool with_body = request.method != "HEAD";
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(response.body.data(),
                                                                                  with_body ? response.body.size() : 0)};

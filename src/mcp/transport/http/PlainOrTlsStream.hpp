@@ -31,6 +31,8 @@ public:
         if (auto* plain = std::get_if<0>(&stream_)) return *plain;
         return boost::beast::get_lowest_layer(std::get<1>(stream_));
     }
+    /// The plain stream, or null over TLS.
+    Plain* plain() { return std::get_if<0>(&stream_); }
     /// Runs `operation` on the stream as it is: `with([&](auto& s) { return http::async_write(s, …); })`.
     template <class Operation>
     decltype(auto) with(Operation&& operation) {

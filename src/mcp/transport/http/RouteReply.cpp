@@ -3,6 +3,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/status.hpp>
 
 namespace mcp {
 
@@ -16,6 +17,24 @@ std::optional<std::string_view> HttpRouteRequest::header(std::string_view lower_
 
 namespace mcp::http {
 namespace asio = boost::asio;
+
+std::string route_head(unsigned version, const HttpRouteResponse& response, bool keep_alive) {
+    auto status = static_cast<boost::beast::http::status>(response.status);
+    auto reason = boost::beast::http::obsolete_reason(status);
+    std::string head = version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+    head.append(std::to_string(response.status)).append(" ").append(reason.data(), reason.size()).append("\r\n");
+    for (const auto& [name, value] : response.headers) head.append(name).append(": ").append(value).append("\r\n");
+    if (response.take_over) {
+        if (response.status != 101) head.append("Connection: close\r\n");
+    } else {
+        if (!response.body.empty()) head.append("Content-Type: ").append(response.content_type).append("\r\n");
+        head.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+        if (!keep_alive && version != 10) head.append("Connection: close\r\n");
+        if (keep_alive && version == 10) head.append("Connection: keep-alive\r\n");
+    }
+    head.append("\r\n");
+    return head;
+}
 
 RouteReply::RouteReply(asio::io_context::executor_type connection_executor)
     : executor_(connection_executor), timer_(connection_executor) {}

@@ -17,6 +17,11 @@
 
 namespace mcp::http {
 
+/// The head of a route's answer: the status line, `response.headers`, then Content-Type and
+/// Content-Length for an ordinary answer, or "Connection: close" (not for 101) for one that takes
+/// the connection over. `keep_alive` writes the Connection field the HTTP version needs.
+std::string route_head(unsigned version, const HttpRouteResponse& response, bool keep_alive);
+
 class RouteReply : public std::enable_shared_from_this<RouteReply> {
 public:
     /// `connection_executor` runs on one thread: the connection's.
