@@ -80,7 +80,7 @@ int run_review_panel(const ReviewPanelArguments& arguments) {
         return 2;
     }
     try {
-        review::ReviewPanel panel(io.get_executor(), options);
+        review::ReviewPanel panel(io, options);
         panel.start();
         // stdout: what a shell or a script needs; the rest goes to stderr.
         std::printf("export DIALECTIC_IPC_PATH=%s\n# review panel: %s\n", panel.socket_path().c_str(),

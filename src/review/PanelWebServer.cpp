@@ -2,19 +2,18 @@
 
 #include "review/PanelAssets.hpp"
 
-#include "common/PageServer.hpp"
 #include "common/SameToken.hpp"
 
 #include <mcp/transport/HostPolicy.hpp>
+#include <mcp/transport/HttpServer.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
@@ -24,18 +23,16 @@
 
 namespace mcpkit::review {
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace web = boost::beast::http;
 namespace json = boost::json;
+using tcp = asio::ip::tcp;
 
 namespace {
 
-using common::PageServer;
 using common::same_token;
+using Request = mcp::HttpRouteRequest;
+using Response = mcp::HttpRouteResponse;
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-using Request = PageServer::Request;
-using Response = PageServer::Response;
 
 struct Target {
     std::string path;
@@ -43,11 +40,12 @@ struct Target {
     std::string revision;
 };
 
-Target parse_target(std::string_view target) {
+Target parse_target(const Request& request) {
     Target parsed;
+    parsed.path = request.path;
+    std::string target = "/?" + request.query;  // the view below points into it
     auto url = boost::urls::parse_origin_form(target);
     if (!url) return parsed;
-    parsed.path = std::string(url->path());
     for (auto parameter : url->params()) {
         if (parameter.key == "token") parsed.token = parameter.value;
         if (parameter.key == "revision") parsed.revision = parameter.value;
@@ -55,18 +53,33 @@ Target parse_target(std::string_view target) {
     return parsed;
 }
 
+/// An answer with the headers every page's answers carry: the type, no caching, no sniffing.
+Response reply(int status, std::string body, std::string_view type = "application/json") {
+    Response response;
+    response.status = status;
+    response.body = std::move(body);
+    response.content_type = std::string(type);
+    response.headers = {{"Cache-Control", "no-store"}, {"X-Content-Type-Options", "nosniff"}};
+    return response;
+}
+
+Response error(int status, const std::string& message) {
+    return reply(status, json::serialize(json::object{{"error", message}}));
+}
+
 }  // namespace
 
 struct PanelWebServer::State : std::enable_shared_from_this<State> {
-    State(asio::any_io_executor executor, PanelWebOptions options, ReviewPanelModel& model, const EditorLauncher& editor)
-        : executor(executor), options(std::move(options)), model(model), editor(editor) {}
+    State(asio::io_context& io, PanelWebOptions options, ReviewPanelModel& model, const EditorLauncher& editor)
+        : io(io), options(std::move(options)), model(model), editor(editor) {}
 
-    asio::any_io_executor executor;
+    asio::io_context& io;
     PanelWebOptions options;
     ReviewPanelModel& model;
     const EditorLauncher& editor;
-    std::optional<PageServer> server;
+    std::optional<mcp::HttpServer> server;
     std::list<std::shared_ptr<asio::steady_timer>> listeners;  ///< one per open event stream
+    std::list<std::weak_ptr<tcp::socket>> streams;              ///< closed on stop()
     bool stopping = false;
 
     void log(std::string_view message) const {
@@ -76,103 +89,95 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
     /// The loopback names on the panel's own port, and a page only from the panel's loopback port.
     std::optional<std::string> refuse_host_or_origin(const Request& request) const {
         auto policy = mcp::HostPolicy::loopback(server->port());
-        auto origin = request.find(web::field::origin);
-        return policy.check(request[web::field::host],
-                            origin == request.end() ? std::nullopt : std::optional<std::string_view>(origin->value()));
-    }
-
-    Response reply(const Request& request, web::status status, std::string body,
-                   std::string_view type = "application/json") const {
-        return common::page_reply(request, status, std::move(body), type);
-    }
-
-    Response error(const Request& request, web::status status, const std::string& message) const {
-        return common::page_error(request, status, message);
+        return policy.check(request.header("host").value_or(""), request.header("origin"));
     }
 
     Response open_reference(const Request& request) {
-        if (!mcp::HostPolicy::same_origin(request[web::field::origin], request[web::field::host]))
-            return error(request, web::status::forbidden,
-                         "Opening the editor is allowed only from the panel's own page (Origin http://" +
-                             std::string(request[web::field::host]) + ")");
-        if (!same_token(request["X-Review-Token"], options.token))
-            return error(request, web::status::forbidden, "Missing or wrong X-Review-Token; reload the panel page");
+        std::string_view host = request.header("host").value_or("");
+        if (!mcp::HostPolicy::same_origin(request.header("origin").value_or(""), host))
+            return error(403, "Opening the editor is allowed only from the panel's own page (Origin http://" +
+                                  std::string(host) + ")");
+        if (!same_token(request.header("x-review-token").value_or(""), options.token))
+            return error(403, "Missing or wrong X-Review-Token; reload the panel page");
         boost::system::error_code ec;
-        json::value body = json::parse(request.body(), ec);
+        json::value body = json::parse(request.body, ec);
         const json::object* object = ec ? nullptr : body.if_object();
         const json::value* path = object ? object->if_contains("path") : nullptr;
         const json::value* line = object ? object->if_contains("line") : nullptr;
         if (!path || !path->is_string() || !line || !line->is_int64() || line->get_int64() < 1)
-            return error(request, web::status::bad_request,
-                         "Expected a JSON body {\"path\": \"/absolute/file\", \"line\": 1, \"end\"?: 2}");
+            return error(400, "Expected a JSON body {\"path\": \"/absolute/file\", \"line\": 1, \"end\"?: 2}");
         std::string file(path->get_string());
         if (file.empty() || file.front() != '/' || !model.links_to(file))
-            return error(request, web::status::forbidden, "The panel opens only files a shown review links to: " + file);
+            return error(403, "The panel opens only files a shown review links to: " + file);
         int end = 0;
         if (const json::value* end_line = object->if_contains("end"); end_line && end_line->is_int64())
             end = static_cast<int>(end_line->get_int64());
         std::string problem = editor.open(file, static_cast<int>(line->get_int64()), end);
         if (!problem.empty()) {
             log(problem);
-            return error(request, web::status::internal_server_error, problem);
+            return error(500, problem);
         }
         log("opened " + file + ":" + std::to_string(line->get_int64()));
-        return reply(request, web::status::ok,
-                     json::serialize(json::object{{"opened", file + ":" + std::to_string(line->get_int64())}}));
+        return reply(200, json::serialize(json::object{{"opened", file + ":" + std::to_string(line->get_int64())}}));
     }
 
-    /// Answers one request; nullopt means the connection became an event stream and is done.
-    asio::awaitable<std::optional<Response>> route(const Request& request, beast::tcp_stream& stream) {
+    Response route(const Request& request) {
         if (auto problem = refuse_host_or_origin(request))
-            co_return error(request, web::status::forbidden, *problem + "; open the panel at the address it printed");
-        Target target = parse_target(request.target());
-        bool get = request.method() == web::verb::get;
+            return error(403, *problem + "; open the panel at the address it printed");
+        Target target = parse_target(request);
+        bool get = request.method == "GET";
         if (get && (target.path == "/review.js" || target.path == "/review.css")) {
             const auto& asset = target.path == "/review.js" ? panel_script() : panel_stylesheet();
-            co_return reply(request, web::status::ok, std::string(asset),
-                            target.path == "/review.js" ? "text/javascript" : "text/css");
+            return reply(200, std::string(asset), target.path == "/review.js" ? "text/javascript" : "text/css");
         }
-        if (target.path == "/open" && request.method() == web::verb::post) co_return open_reference(request);
-        if (!get)
-            co_return error(request, web::status::method_not_allowed, "Only GET, and POST /open, are served here");
+        if (target.path == "/open" && request.method == "POST") return open_reference(request);
+        if (!get) return error(405, "Only GET, and POST /open, are served here");
         bool authorised = same_token(target.token, options.token);
         if (target.path == "/") {
             if (!authorised)
-                co_return reply(request, web::status::forbidden,
-                                "<!doctype html><title>Review panel</title><p>Open the address that "
-                                "<code>mcpkit review-panel</code> printed: it carries this run's token.</p>",
-                                "text/html; charset=utf-8");
-            co_return reply(request, web::status::ok, std::string(panel_page()), "text/html; charset=utf-8");
+                return reply(403,
+                             "<!doctype html><title>Review panel</title><p>Open the address that "
+                             "<code>mcpkit review-panel</code> printed: it carries this run's token.</p>",
+                             "text/html; charset=utf-8");
+            return reply(200, std::string(panel_page()), "text/html; charset=utf-8");
         }
-        if (!authorised) co_return error(request, web::status::forbidden, "Missing or wrong token; reload the panel page");
+        if (!authorised) return error(403, "Missing or wrong token; reload the panel page");
         if (target.path == "/api/review") {
-            if (target.revision.empty()) co_return reply(request, web::status::ok, json::serialize(model.current_json()));
+            if (target.revision.empty()) return reply(200, json::serialize(model.current_json()));
             auto review = model.review_json(std::strtoull(target.revision.c_str(), nullptr, 10));
-            if (!review) co_return error(request, web::status::not_found, "No review " + target.revision + " in the history");
-            co_return reply(request, web::status::ok, json::serialize(*review));
+            if (!review) return error(404, "No review " + target.revision + " in the history");
+            return reply(200, json::serialize(*review));
         }
         if (target.path == "/api/events") {
-            co_await stream_events(stream);
-            co_return std::nullopt;
+            Response stream;
+            stream.headers = {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-store"}};
+            stream.take_over = [weak = weak_from_this()](mcp::TakenConnection taken) {
+                auto self = weak.lock();
+                if (!self || self->stopping) return;
+                auto socket = std::make_shared<tcp::socket>(std::move(taken.socket));
+                asio::co_spawn(self->io, self->stream_events(socket), asio::detached);
+            };
+            return stream;
         }
-        co_return error(request, web::status::not_found, "Nothing at " + target.path);
+        return error(404, "Nothing at " + target.path);
     }
 
-    asio::awaitable<void> stream_events(beast::tcp_stream& stream) {
-        stream.expires_never();
-        std::string head =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n";
-        auto listener = std::make_shared<asio::steady_timer>(executor);
+    /// Announces each new revision (and a keep-alive comment every 15 s) until the page leaves.
+    asio::awaitable<void> stream_events(std::shared_ptr<tcp::socket> socket) {
+        auto self = shared_from_this();
+        auto listener = std::make_shared<asio::steady_timer>(io);
         listeners.push_back(listener);
+        streams.remove_if([](const std::weak_ptr<tcp::socket>& stream) { return stream.expired(); });
+        streams.push_back(socket);
         std::uint64_t announced = 0;
-        std::string event = head;
+        std::string event;
         for (;;) {
             if (model.revision() != announced) {
                 announced = model.revision();
                 event += "event: review\ndata: {\"revision\":" + std::to_string(announced) + "}\n\n";
             }
             if (event.empty()) event = ": keepalive\n\n";
-            auto [ec, n] = co_await asio::async_write(stream.socket(), asio::buffer(event), use_tuple);
+            auto [ec, n] = co_await asio::async_write(*socket, asio::buffer(event), use_tuple);
             event.clear();
             if (ec || stopping) break;
             if (model.revision() != announced) continue;  // changed while we were writing
@@ -181,29 +186,59 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
             if (stopping) break;
         }
         listeners.remove(listener);
+        boost::system::error_code ignored;
+        socket->close(ignored);
     }
 };
 
-PanelWebServer::PanelWebServer(asio::any_io_executor executor, PanelWebOptions options, ReviewPanelModel& model,
+namespace {
+
+/// Every path is the panel's. Holds the state weakly: the state holds the server that holds these.
+class PanelRoutes : public mcp::HttpRoutes {
+public:
+    explicit PanelRoutes(std::weak_ptr<PanelWebServer::State> state) : state_(std::move(state)) {}
+    bool serves(std::string_view) const override { return true; }
+    std::size_t max_body_bytes(std::string_view) const override { return 64 * 1024; }
+    void handle(Request request, std::function<void(Response)> respond) override {
+        auto state = state_.lock();
+        if (!state || state->stopping) return respond(error(503, "the panel is stopping"));
+        respond(state->route(request));
+    }
+
+private:
+    std::weak_ptr<PanelWebServer::State> state_;
+};
+
+}  // namespace
+
+PanelWebServer::PanelWebServer(asio::io_context& io, PanelWebOptions options, ReviewPanelModel& model,
                                const EditorLauncher& editor)
-    : state_(std::make_shared<State>(std::move(executor), std::move(options), model, editor)) {}
+    : state_(std::make_shared<State>(io, std::move(options), model, editor)) {}
 
 PanelWebServer::~PanelWebServer() { stop(); }
 
 void PanelWebServer::start() {
     auto& state = *state_;
-    auto address = PageServer::address_of(state.options.host);
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(state.options.host, ec);
+    if (ec) throw std::runtime_error("--http: \"" + state.options.host + "\" is not an IP address; use e.g. 127.0.0.1");
     if (!address.is_loopback())
         throw std::runtime_error("--http: the panel serves loopback addresses only (127.0.0.1 or ::1), not " +
                                  state.options.host);
-    std::weak_ptr<State> weak = state_;
-    auto route = [weak](Request& request, std::shared_ptr<PageServer::Stream> stream) -> asio::awaitable<std::optional<Response>> {
-        auto self = weak.lock();  // held while the route runs (an event stream runs long)
-        if (!self || self->stopping) co_return common::page_error(request, web::status::service_unavailable, "stopping");
-        co_return co_await self->route(request, *stream);
-    };
-    state.server.emplace(state.executor, std::move(route), PageServer::Options{64 * 1024, "the panel page"});
-    state.server->listen(address, state.options.port);
+    mcp::HttpServerOptions http;
+    http.host = state.options.host;
+    http.port = state.options.port;
+    http.routes = std::make_shared<PanelRoutes>(state_);
+    http.max_body_bytes = 64 * 1024;
+    http.log = state.options.log;
+    state.server.emplace(state.io, std::move(http));
+    try {
+        state.server->start();
+    } catch (const std::exception& e) {
+        state.server.reset();
+        throw std::runtime_error("cannot serve the panel page on " + state.options.host + ":" +
+                                 std::to_string(state.options.port) + ": " + e.what());
+    }
 }
 
 void PanelWebServer::stop() {
@@ -211,6 +246,11 @@ void PanelWebServer::stop() {
     if (state.stopping) return;
     state.stopping = true;
     for (auto& listener : state.listeners) listener->cancel();
+    for (auto& weak : state.streams)
+        if (auto socket = weak.lock()) {
+            boost::system::error_code ignored;
+            socket->close(ignored);
+        }
     if (state.server) state.server->stop();
 }
 

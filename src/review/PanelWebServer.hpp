@@ -1,7 +1,7 @@
 #pragma once
-// The review panel's web page, on a loopback port: the page and its assets, the current review
-// and the history as JSON, a server-sent event stream that announces each change, and the one
-// action, opening the editor at a reference.
+// The review panel's web page, on a loopback port (routes on libmcp's mcp::HttpServer): the page
+// and its assets, the current review and the history as JSON, a server-sent event stream that
+// announces each change, and the one action, opening the editor at a reference.
 //
 // Only the page's own origin may use it: every API call carries the per-run token (in the query
 // for GET and the event stream, which cannot set headers; in X-Review-Token for POST), the Host
@@ -11,7 +11,7 @@
 #include "review/EditorLauncher.hpp"
 #include "review/ReviewPanelModel.hpp"
 
-#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -29,7 +29,7 @@ struct PanelWebOptions {
 
 class PanelWebServer {
 public:
-    PanelWebServer(boost::asio::any_io_executor executor, PanelWebOptions options, ReviewPanelModel& model,
+    PanelWebServer(boost::asio::io_context& io, PanelWebOptions options, ReviewPanelModel& model,
                    const EditorLauncher& editor);
     ~PanelWebServer();
 
@@ -42,8 +42,9 @@ public:
     /// Tells every open page that the review changed.
     void notify_changed();
 
-private:
     struct State;
+
+private:
     std::shared_ptr<State> state_;
 };
 

@@ -22,13 +22,13 @@ ReviewPanelOptions with_defaults(ReviewPanelOptions options) {
 }
 }  // namespace
 
-ReviewPanel::ReviewPanel(boost::asio::any_io_executor executor, ReviewPanelOptions options)
+ReviewPanel::ReviewPanel(boost::asio::io_context& io, ReviewPanelOptions options)
     : options_(with_defaults(std::move(options))),
       editor_(options_.editor_command),
       model_(options_.working_directory),
-      ipc_(executor, options_.socket_path,
+      ipc_(io.get_executor(), options_.socket_path,
            [this](std::string_view type, const boost::json::object& payload) { return handle(type, payload); }),
-      web_(executor, PanelWebOptions{options_.http_host, options_.http_port, random_token(), options_.log}, model_,
+      web_(io, PanelWebOptions{options_.http_host, options_.http_port, random_token(), options_.log}, model_,
            editor_) {}
 
 ReviewPanel::~ReviewPanel() { stop(); }

@@ -8,7 +8,7 @@
 #include "review/PanelWebServer.hpp"
 #include "review/ReviewPanelModel.hpp"
 
-#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include <functional>
 #include <memory>
@@ -29,7 +29,7 @@ struct ReviewPanelOptions {
 class ReviewPanel {
 public:
     /// Throws std::invalid_argument for a bad editor command.
-    ReviewPanel(boost::asio::any_io_executor executor, ReviewPanelOptions options);
+    ReviewPanel(boost::asio::io_context& io, ReviewPanelOptions options);
     ~ReviewPanel();
 
     /// Listens on the socket and the web port and writes the discovery file; throws
