@@ -232,13 +232,7 @@ void PanelWebServer::start() {
     http.max_body_bytes = 64 * 1024;
     http.log = state.options.log;
     state.server.emplace(state.io, std::move(http));
-    try {
-        state.server->start();
-    } catch (const std::exception& e) {
-        state.server.reset();
-        throw std::runtime_error("cannot serve the panel page on " + state.options.host + ":" +
-                                 std::to_string(state.options.port) + ": " + e.what());
-    }
+    state.server->start();
 }
 
 void PanelWebServer::stop() {

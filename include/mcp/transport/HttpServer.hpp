@@ -54,8 +54,8 @@ public:
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
-    /// Binds and starts accepting. Throws std::system_error when the address cannot be bound,
-    /// std::invalid_argument for options it cannot use (no routes, TLS files).
+    /// Binds and starts accepting. Throws std::runtime_error ("cannot listen on HOST:PORT: why")
+    /// when the address cannot be bound, std::invalid_argument for unusable TLS files.
     void start();
     /// The bound port (after start()).
     std::uint16_t port() const;

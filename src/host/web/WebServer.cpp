@@ -293,13 +293,7 @@ void WebServer::start() {
     http.max_body_bytes = 64 * 1024;
     http.log = state.options.log;
     state.server.emplace(state.io, std::move(http));
-    try {
-        state.server->start();
-    } catch (const std::exception& e) {
-        state.server.reset();
-        throw std::runtime_error("cannot serve the chat page on " + state.options.host + ":" +
-                                 std::to_string(state.options.port) + ": " + e.what());
-    }
+    state.server->start();
     asio::co_spawn(state.io, state_->heartbeat_loop(), asio::detached);
 }
 

@@ -2,6 +2,8 @@
 
 #include "transport/http/HttpListener.hpp"
 
+#include <boost/system/system_error.hpp>
+
 #include <stdexcept>
 
 namespace mcp {
@@ -31,7 +33,15 @@ HttpServer::HttpServer(boost::asio::io_context& io, HttpServerOptions options)
 
 HttpServer::~HttpServer() { listener_->stop_threads(); }
 
-void HttpServer::start() { listener_->start(nullptr); }
+void HttpServer::start() {
+    try {
+        listener_->start(nullptr);
+    } catch (const boost::system::system_error& e) {
+        const auto& options = listener_->options();
+        throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
+                                 e.code().message());
+    }
+}
 
 std::uint16_t HttpServer::port() const { return listener_->port(); }
 
