@@ -6,6 +6,7 @@
 
 #include <mcp/transport/HostPolicy.hpp>
 #include <mcp/transport/HttpServer.hpp>
+#include <mcp/transport/SseWriter.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -174,9 +175,9 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
         for (;;) {
             if (model.revision() != announced) {
                 announced = model.revision();
-                event += "event: review\ndata: {\"revision\":" + std::to_string(announced) + "}\n\n";
+                mcp::append_sse_event(event, "{\"revision\":" + std::to_string(announced) + "}", "review");
             }
-            if (event.empty()) event = ": keepalive\n\n";
+            if (event.empty()) mcp::append_sse_comment(event);
             auto [ec, n] = co_await asio::async_write(*socket, asio::buffer(event), use_tuple);
             event.clear();
             if (ec || stopping) break;

@@ -1,6 +1,6 @@
 #include "host/llm/StreamingRequest.hpp"
 
-#include "host/llm/EventStreamReader.hpp"
+#include <mcp/transport/SseParser.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -30,14 +30,15 @@ void handle_whole_answer(std::string_view body, const std::function<void(std::st
 boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
                                            mcp::CancellationToken cancellation, std::string_view provider,
                                            const std::function<void(std::string_view)>& on_event, ReadText& text) {
-    EventStreamReader events;
+    // An event past 8 MiB is a stream that never ends its event.
+    mcp::SseParser events(8u << 20);
     // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server
     // that does not stream): the body is kept until an event shows the answer is a stream.
     std::string head_of_body;
     bool streaming = false;
-    std::function<void(std::string_view)> on_data = [&](std::string_view data) {
+    std::function<void(mcp::SseEvent&)> on_data = [&](mcp::SseEvent& event) {
         streaming = true;
-        on_event(data);
+        on_event(event.data);
     };
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
         if (!streaming && head_of_body.size() + bytes.size() <= max_whole_answer) head_of_body.append(bytes);
@@ -57,7 +58,7 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
         response.body = std::move(head_of_body);
         throw model_error_from_response(response, provider);
     }
-    events.finish(on_data);
+    events.finish(on_data);  // some servers end without the last blank line
     if (!streaming) handle_whole_answer(head_of_body, on_event);
     text.flush();
 }

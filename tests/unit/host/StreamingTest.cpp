@@ -1,9 +1,10 @@
 // What LLM streams send, piece by piece: server-sent events cut anywhere, and OpenAI-style tool
 // call deltas in the shapes each backend uses (shared/reference/llm-and-hosts.md §2).
 
-#include "host/llm/EventStreamReader.hpp"
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/ToolCallAccumulator.hpp"
+
+#include <mcp/transport/SseParser.hpp>
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
@@ -12,15 +13,15 @@ namespace mcpkit::host {
 namespace {
 
 std::vector<std::string> events_of(const std::vector<std::string>& pieces) {
-    EventStreamReader reader;
+    mcp::SseParser reader;
     std::vector<std::string> events;
-    auto collect = [&](std::string_view data) { events.emplace_back(data); };
+    auto collect = [&](mcp::SseEvent& event) { events.push_back(event.data); };
     for (const auto& piece : pieces) reader.feed(piece, collect);
     reader.finish(collect);
     return events;
 }
 
-TEST(EventStreamReader, JoinsEventsCutAnywhereAndSkipsComments) {
+TEST(LlmEventStreams, JoinsEventsCutAnywhereAndSkipsCommentsAndTakesAnUnterminatedLastOne) {
     EXPECT_EQ(events_of({"data: {\"a\"", ":1}\n", "\ndata: two\n\n"}), (std::vector<std::string>{"{\"a\":1}", "two"}));
     EXPECT_EQ(events_of({": keep-alive\n\ndata: x\r\n\r", "\ndata: y\r\n\r\n"}), (std::vector<std::string>{"x", "y"}));
     EXPECT_EQ(events_of({"event: message\ndata: line one\ndata: line two\n\n"}),
@@ -49,9 +50,12 @@ TEST(ScratchJson, EachEventParsedWholeIntoMemoryTheNextReusesAndBadOnesRefused) 
     EXPECT_EQ(after->at(0), "fine");
 }
 
-TEST(EventStreamReader, RefusesAnEventPastTheLimit) {
-    EventStreamReader reader(16);
-    EXPECT_THROW(reader.feed("data: 0123456789012345678901234567890", [](std::string_view) {}), std::length_error);
+TEST(LlmEventStreams, AnEventPastTheLimitIsRefused) {
+    mcp::SseParser reader(16);
+    EXPECT_THROW(reader.feed("data: 0123456789012345678901234567890", [](mcp::SseEvent&) {}), std::length_error);
+    mcp::SseParser lines(16);
+    EXPECT_THROW(lines.feed("data: 01234\ndata: 0123456789012\n", [](mcp::SseEvent&) {}), std::length_error)
+        << "the lines of one event count together";
 }
 
 std::vector<ToolCall> accumulate(std::initializer_list<std::string_view> deltas) {

@@ -1,11 +1,11 @@
-#include "transport/http/SseParser.hpp"
+#include <mcp/transport/SseParser.hpp>
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-using mcp::http::SseEvent;
-using mcp::http::SseParser;
+using mcp::SseEvent;
+using mcp::SseParser;
 
 namespace {
 std::vector<SseEvent> feed_all(SseParser& parser, const std::vector<std::string>& pieces) {
@@ -39,3 +39,26 @@ TEST(SseParser, IgnoresInvalidRetryAndKeepsIdAcrossEvents) {
     EXPECT_EQ(events[1].id, "7");
     EXPECT_FALSE(parser.retry().has_value());
 }
+
+#include <mcp/transport/SseWriter.hpp>
+
+namespace {
+
+TEST(SseWriter, WritesWhatTheParserReadsBackEvenWithLineBreaksInTheData) {
+    std::string out;
+    mcp::append_sse_event(out, R"({"jsonrpc":"2.0"})", "message", "s1_7", std::chrono::milliseconds(1000));
+    EXPECT_EQ(out, "id: s1_7\nretry: 1000\nevent: message\ndata: {\"jsonrpc\":\"2.0\"}\n\n");
+    out.clear();
+    mcp::append_sse_event(out, "one\ntwo\r\nthree\rfour\n", "review");
+    mcp::append_sse_comment(out);
+    mcp::append_sse_event(out, "", {}, "prime");
+    SseParser parser;
+    auto events = feed_all(parser, {out});
+    ASSERT_EQ(events.size(), 2u) << "the comment is skipped";
+    EXPECT_EQ(events[0].type, "review");
+    EXPECT_EQ(events[0].data, "one\ntwo\nthree\nfour\n") << "no line of the data became a field or ended the event";
+    EXPECT_EQ(events[1].data, "");
+    EXPECT_EQ(events[1].id, "prime");
+}
+
+}  // namespace

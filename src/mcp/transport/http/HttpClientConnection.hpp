@@ -9,7 +9,7 @@
 
 #include "transport/http/PlainOrTlsStream.hpp"
 #include "transport/http/ProxyTunnel.hpp"
-#include "transport/http/SseParser.hpp"
+#include "mcp/transport/SseParser.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>

@@ -2,6 +2,7 @@
 
 #include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
+#include "mcp/transport/SseWriter.hpp"
 #include "transport/http/AsciiCase.hpp"
 #include "transport/http/HttpErrors.hpp"
 #include "transport/http/HttpRequestParser.hpp"
@@ -454,7 +455,10 @@ asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, Respon
         if (!ok || update.finished) break;
         watch_for_departure(self_http);
         update = co_await http.next(frontend_->options.sse_keepalive);
-        if (update.timed_out) update.body = ": keepalive\n\n";
+        if (update.timed_out) {
+            update.body.clear();
+            append_sse_comment(update.body);
+        }
     }
     stop_watching();
     if (!ok || http.client_gone()) {

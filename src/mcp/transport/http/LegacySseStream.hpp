@@ -7,7 +7,7 @@
 // this stream a legacy session is over.
 
 #include "transport/http/HttpClientConnection.hpp"
-#include "transport/http/SseParser.hpp"
+#include "mcp/transport/SseParser.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/http/string_body.hpp>

@@ -1,5 +1,7 @@
 #include "transport/http/ResponseStream.hpp"
 
+#include "mcp/transport/SseWriter.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -45,21 +47,8 @@ void ResponseStream::start_events() {
 void ResponseStream::push_event(std::string_view id, std::string_view data, std::chrono::milliseconds retry) {
     std::lock_guard lock(mutex_);
     if (kind_ != Kind::sse || finished_ || client_gone_) return;
-    // One data line per message: JSON text from our encoder never holds a raw newline.
-    if (!id.empty()) {
-        pending_ += "id: ";
-        pending_ += id;
-        pending_ += '\n';
-    }
-    if (retry.count() > 0) {
-        pending_ += "retry: ";
-        pending_ += std::to_string(retry.count());
-        pending_ += '\n';
-    }
-    if (!data.empty()) pending_ += "event: message\n";
-    pending_ += "data: ";
-    pending_ += data;
-    pending_ += "\n\n";
+    // An event with no data primes the stream (its id, for resumption): no event type then.
+    append_sse_event(pending_, data, data.empty() ? std::string_view() : std::string_view("message"), id, retry);
     wake_locked();
 }
 

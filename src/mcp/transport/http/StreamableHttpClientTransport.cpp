@@ -8,7 +8,7 @@
 #include "transport/http/OutgoingHeaders.hpp"
 #include "transport/http/RequestLedger.hpp"
 #include "transport/http/SendGate.hpp"
-#include "transport/http/SseParser.hpp"
+#include "mcp/transport/SseParser.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -373,9 +373,9 @@ private:
     /// (our request) has no answer yet.
     asio::awaitable<void> read_events(HttpExchange& exchange, std::optional<jsonrpc::RequestId> waiting_for) {
         auto self = shared_from_this();
-        http::SseParser parser;
+        SseParser parser;
         auto origin = related_origin(waiting_for);
-        co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event, origin); });
+        co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event, origin); });
         if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_ ||
             open_.given_up(*waiting_for))
             co_return;
@@ -403,9 +403,9 @@ private:
                 bool started = co_await exchange.start(request, options_.http_timeout);
                 if (started && exchange.head().result_int() == 200 &&
                     is_event_stream(std::string(exchange.head()[web::field::content_type]))) {
-                    http::SseParser parser;
+                    SseParser parser;
                     auto origin = related_origin(waiting_for);
-                    co_await exchange.read_events(parser, [&](http::SseEvent& event) {
+                    co_await exchange.read_events(parser, [&](SseEvent& event) {
                         deliver_event(event, origin);
                         // Done with this stream once the answer is in; the server may keep it open.
                         if (answered(waiting_for)) {
@@ -459,8 +459,8 @@ private:
                 if (options_.log && status != 405) options_.log("GET stream refused with HTTP " + std::to_string(status));
                 co_return;
             }
-            http::SseParser parser;
-            co_await exchange.read_events(parser, [&](http::SseEvent& event) { deliver_event(event); });
+            SseParser parser;
+            co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event); });
             if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
             if (parser.retry()) delay = *parser.retry();
             ++failures;
@@ -506,7 +506,7 @@ private:
         auto self = shared_from_this();
         http::LegacySseHandlers handlers;
         // The stream holds the transport until it ends (close() ends it).
-        handlers.on_event = [self](http::SseEvent& event) { self->deliver_event(event); };
+        handlers.on_event = [self](SseEvent& event) { self->deliver_event(event); };
         handlers.on_end = [self] {
             if (self->closed_) return;
             // Without its stream, a legacy session is over.
@@ -532,7 +532,7 @@ private:
         if (reader_waiting_) reader_wake_.cancel();
     }
 
-    void deliver_event(const http::SseEvent& event,
+    void deliver_event(const SseEvent& event,
                        const std::shared_ptr<const jsonrpc::MessageOrigin>& origin = nullptr) {
         // Events without data are priming or keep-alive; other types are not MCP messages.
         if (event.type == "message" && !event.data.empty()) deliver(event.data, origin);

@@ -1,9 +1,10 @@
-#include "transport/http/SseParser.hpp"
+#include "mcp/transport/SseParser.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
-namespace mcp::http {
+namespace mcp {
 
 void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent&)>& on_event) {
     std::size_t start = 0;
@@ -25,6 +26,17 @@ void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent&)
         start = i + 1;
     }
     partial_.append(bytes.substr(std::min(start, bytes.size())));
+    if (partial_.size() + data_.size() > max_event_bytes_)
+        throw std::length_error("an event of the stream passed " + std::to_string(max_event_bytes_) + " bytes");
+}
+
+void SseParser::finish(const std::function<void(SseEvent&)>& on_event) {
+    if (!partial_.empty()) {
+        std::string last = std::move(partial_);
+        partial_.clear();
+        line(last, on_event);
+    }
+    line({}, on_event);
 }
 
 void SseParser::line(std::string_view text, const std::function<void(SseEvent&)>& on_event) {
@@ -67,4 +79,4 @@ void SseParser::line(std::string_view text, const std::function<void(SseEvent&)>
     }
 }
 
-}  // namespace mcp::http
+}  // namespace mcp
