@@ -10,7 +10,8 @@
 //         FAKE_LLM=native|lean|tests (default native: host_load's; lean: bench/host-fake-llm.mjs, the same
 //         events from Node; tests: tests/interop/fake-llm.mjs), DRIVER=native|node (default native: the
 //         turns of b) driven by host_load; node: by this script), PARTS (default abc: which of the
-//         measurements below to make)
+//         measurements below to make), BASELINE_MCPKIT (another mcpkit binary to measure in the Node
+//         host's place: an A/B of two builds in one run, see ab-host.sh; the targets then mean nothing)
 //
 // Each host runs pinned to CPU 0 (its MCP server, a child, inherits the pin); the fake LLM and this
 // driver run on CPU 1 (run-host.sh pins the driver). Both hosts: the same mcp.json ("approval":
@@ -72,7 +73,8 @@ const parts = process.env.PARTS ?? 'abc'; // which measurements to make (for deb
 const cpus = os.cpus().length;
 const ticks = 100; // clock ticks per second (getconf CLK_TCK on Linux)
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'host-bench-'));
-const names = { mcpkit: 'mcpkit', node: 'Node host' };
+const baseline = process.env.BASELINE_MCPKIT ? path.resolve(process.env.BASELINE_MCPKIT) : null;
+const names = baseline ? { mcpkit: 'mcpkit (candidate)', node: 'mcpkit (baseline)' } : { mcpkit: 'mcpkit', node: 'Node host' };
 const kinds = ['mcpkit', 'node'];
 let wrongAnswers = 0;
 
@@ -186,8 +188,9 @@ async function startHost(kind, llm) {
   const port = await freePort();
   const env = { ...process.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: 'fake-model' };
   delete env.GEMINI_API_KEY;
-  const child = kind === 'mcpkit'
-    ? start(0, mcpkit, ['host', '--http', `127.0.0.1:${port}`, '--store', 'memory', '--config', configFile, '--log-level', 'warn'], env)
+  const child = kind === 'mcpkit' || baseline
+    ? start(0, kind === 'mcpkit' ? mcpkit : baseline,
+      ['host', '--http', `127.0.0.1:${port}`, '--store', 'memory', '--config', configFile, '--log-level', 'warn'], env)
     : start(0, process.execPath, [path.join(here, 'node-host/src/server.mjs')],
       { ...env, PORT: String(port), MCP_JSON_PATH: configFile, LOG_LEVEL: 'warn', NODE_ENV: 'production' });
   await waitForPort(port, child, names[kind]);
@@ -782,8 +785,8 @@ if (m.idle) {
   rows.push(['RSS per idle session (KB)', fmt(m.idle.perConnectionKb, 1), fmt(n.idle.perConnectionKb, 1),
     `${fmt(n.idle.perConnectionKb / m.idle.perConnectionKb)}×`, '', '']);
 }
-console.log('\nsummary (ratio: how many times better mcpkit is: Node/mcpkit for costs and latencies, mcpkit/Node for throughput)');
-const header = ['figure', 'mcpkit', 'Node host', 'ratio', 'target', ''];
+console.log(`\nsummary (ratio: how many times better ${names.mcpkit} is: ${names.node}/${names.mcpkit} for costs and latencies, the inverse for throughput)`);
+const header = ['figure', names.mcpkit, names.node, 'ratio', 'target', ''];
 const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
 for (const row of [header, ...rows]) {
   console.log(`  ${row.map((cell, i) => (i === 0 || i >= 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}`.trimEnd());

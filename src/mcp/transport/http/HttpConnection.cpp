@@ -266,30 +266,7 @@ asio::awaitable<bool> ConnectionState::handle(const HttpRequest& request) {
 
 asio::awaitable<bool> ConnectionState::answer_route(const HttpRequest& request, std::string_view path,
                                                    bool keep_alive) {
-    auto& routes = *frontend_->options.routes;
-    HttpRouteResponse response;
-    if (request.body.size() > routes.max_body_bytes(path)) {
-        response.status = 413;
-        response.body = R"({"error":"Request body too large: at most )" + std::to_string(routes.max_body_bytes(path)) +
-                        " bytes at " + std::string(path) + "\"}";
-    } else {
-        HttpRouteRequest route_request;
-        route_request.method.assign(request.method);
-        route_request.path.assign(path);
-        if (auto query = request.target.find('?'); query != std::string_view::npos)
-            route_request.query.assign(request.target.substr(query + 1));
-        route_request.headers.reserve(request.fields.size());
-        for (const auto& field : request.fields) {
-            std::string name(field.name);
-            for (char& c : name) c = ascii_lower(c);
-            route_request.headers.emplace_back(std::move(name), std::string(field.value));
-        }
-        route_request.body.assign(request.body);
-        auto reply = std::make_shared<RouteReply>(executor_);
-        routes.handle(std::move(route_request),
-                      [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
-        response = co_await reply->wait();
-    }
+    HttpRouteResponse response = co_await ask_routes(*frontend_->options.routes, request, path, executor_);
     tcp::socket* socket = stream_.plain();
     if (response.take_over && !socket)
         response = HttpRouteResponse{501, R"({"error":"this answer takes the connection over, which only plain HTTP allows"})"};

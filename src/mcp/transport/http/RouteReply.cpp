@@ -1,5 +1,7 @@
 #include "transport/http/RouteReply.hpp"
 
+#include "transport/http/AsciiCase.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -17,6 +19,32 @@ std::optional<std::string_view> HttpRouteRequest::header(std::string_view lower_
 
 namespace mcp::http {
 namespace asio = boost::asio;
+
+asio::awaitable<HttpRouteResponse> ask_routes(HttpRoutes& routes, const HttpRequest& request, std::string_view path,
+                                              asio::io_context::executor_type connection_executor) {
+    if (request.body.size() > routes.max_body_bytes(path)) {
+        HttpRouteResponse too_large;
+        too_large.status = 413;
+        too_large.body = R"({"error":"Request body too large: at most )" + std::to_string(routes.max_body_bytes(path)) +
+                         " bytes at " + std::string(path) + "\"}";
+        co_return too_large;
+    }
+    HttpRouteRequest route_request;
+    route_request.method.assign(request.method);
+    route_request.path.assign(path);
+    if (auto query = request.target.find('?'); query != std::string_view::npos)
+        route_request.query.assign(request.target.substr(query + 1));
+    route_request.headers.reserve(request.fields.size());
+    for (const auto& field : request.fields) {
+        std::string name(field.name);
+        for (char& c : name) c = ascii_lower(c);
+        route_request.headers.emplace_back(std::move(name), std::string(field.value));
+    }
+    route_request.body.assign(request.body);
+    auto reply = std::make_shared<RouteReply>(connection_executor);
+    routes.handle(std::move(route_request), [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
+    co_return co_await reply->wait();
+}
 
 std::string route_head(unsigned version, const HttpRouteResponse& response, bool keep_alive) {
     auto status = static_cast<boost::beast::http::status>(response.status);

@@ -6,6 +6,7 @@
 // that waits for it. The route may answer from any thread, at once or much later (a long poll).
 
 #include "mcp/transport/HttpRoutes.hpp"
+#include "transport/http/HttpRequestParser.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
@@ -16,6 +17,12 @@
 #include <optional>
 
 namespace mcp::http {
+
+/// The routes' answer to `request` for `path`, waited for on the connection's thread (413 when the
+/// body passes the path's limit, without asking them).
+boost::asio::awaitable<HttpRouteResponse> ask_routes(HttpRoutes& routes, const HttpRequest& request,
+                                                     std::string_view path,
+                                                     boost::asio::io_context::executor_type connection_executor);
 
 /// The head of a route's answer: the status line, `response.headers`, then Content-Type and
 /// Content-Length for an ordinary answer, or "Connection: close" (not for 101) for one that takes
