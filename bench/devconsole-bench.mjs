@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ScriptedExtension, connectClient, post } from '../tests/interop/devconsole-support.mjs';
+import { DEVCONSOLE_TOKEN, ScriptedExtension, connectClient, post } from '../tests/interop/devconsole-support.mjs';
 import { freePort, sleep } from '../tests/interop/support.mjs';
 
 const [mcpkit, gasoline, secondsArgument] = process.argv.slice(2);
@@ -45,9 +45,9 @@ async function startDaemon(kind, maxEntries) {
     : ['--daemon', '--parallel', '--port', String(port), '--state-dir', path.join(work, `state-${port}`),
       '--log-file', path.join(work, `gasoline-${port}.log`), '--max-entries', String(maxEntries)];
   const binary = kind === 'mcpkit' ? mcpkit : gasoline;
-  const child = cpus > 1
-    ? spawn('taskset', ['-c', '0', binary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // mcpkit's /mcp needs its bearer secret (connectClient sends it; the original ignores it).
+  const options = { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MCPKIT_DEVCONSOLE_TOKEN: DEVCONSOLE_TOKEN } };
+  const child = cpus > 1 ? spawn('taskset', ['-c', '0', binary, ...args], options) : spawn(binary, args, options);
   let output = '';
   child.stderr.on('data', (chunk) => { output += chunk; });
   const base = `http://127.0.0.1:${port}`;

@@ -19,7 +19,7 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { connectClient } from '../tests/interop/devconsole-support.mjs';
+import { DEVCONSOLE_TOKEN, connectClient } from '../tests/interop/devconsole-support.mjs';
 import { freePort, sleep } from '../tests/interop/support.mjs';
 
 const [mcpkit, gasoline, ourExtension, originalExtension] = process.argv.slice(2);
@@ -37,7 +37,9 @@ async function startDaemon(kind, port) {
     ? ['devconsole', '--port', String(port), '--max-entries', '100000']
     : ['--daemon', '--parallel', '--port', String(port), '--state-dir', path.join(work, `state-${port}`),
       '--log-file', path.join(work, `log-${port}`), '--max-entries', '100000'];
-  const child = spawn(kind === 'mcpkit' ? mcpkit : gasoline, args, { stdio: 'ignore' });
+  // mcpkit's /mcp needs its bearer secret (connectClient sends it; the original ignores it).
+  const child = spawn(kind === 'mcpkit' ? mcpkit : gasoline, args,
+    { stdio: 'ignore', env: { ...process.env, MCPKIT_DEVCONSOLE_TOKEN: DEVCONSOLE_TOKEN } });
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;

@@ -786,6 +786,8 @@ if (m.idle) {
     `${fmt(n.idle.perConnectionKb / m.idle.perConnectionKb)}×`, '', '']);
 }
 console.log(`\nsummary (ratio: how many times better ${names.mcpkit} is: ${names.node}/${names.mcpkit} for costs and latencies, the inverse for throughput)`);
+// An A/B of two builds has no target: those are against the Node host.
+if (baseline) for (const row of rows) row[4] = row[5] = '';
 const header = ['figure', names.mcpkit, names.node, 'ratio', 'target', ''];
 const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
 for (const row of [header, ...rows]) {
