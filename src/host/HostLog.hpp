@@ -14,6 +14,9 @@ enum class LogLevel { debug, info, warn, error };
 class HostLog {
 public:
     HostLog(bool json, LogLevel level) : json_(json), level_(level) {}
+    /// Whether lines of `level` are written: a line made on every turn checks first, so that its
+    /// fields are not built only to be dropped.
+    bool enabled(LogLevel level) const { return level >= level_; }
     void write(LogLevel level, std::string_view component, std::string_view action, boost::json::object fields = {});
     void info(std::string_view component, std::string_view action, boost::json::object fields = {}) {
         write(LogLevel::info, component, action, std::move(fields));

@@ -176,7 +176,8 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     session->arm_stop();
     std::string turn_id = session->turn_id;
     events_.turn(*session, TurnState::started, turn_id, {});
-    log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
+    if (log_.enabled(LogLevel::info))
+        log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
     TurnState state = TurnState::finished;
     std::string message;
     try {
@@ -250,8 +251,9 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;
     events_.turn(*session, state, turn_id, message);
-    log_.info("Orchestrator", "turn_" + std::string(turn_state_name(state)),
-              {{"sessionId", session->id()}, {"requestId", turn_id}});
+    if (log_.enabled(LogLevel::info))
+        log_.info("Orchestrator", "turn_" + std::string(turn_state_name(state)),
+                  {{"sessionId", session->id()}, {"requestId", turn_id}});
 }
 
 asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {

@@ -39,8 +39,8 @@ private:
 
 }  // namespace
 
-asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> session, ToolCaller caller, ToolCall call,
-                                               std::shared_ptr<const RegisteredTool> tool) {
+asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> session, ToolCaller caller,
+                                               const ToolCall& call, std::shared_ptr<const RegisteredTool> tool) {
     // No conditional expressions with temporaries here: g++ 12 miscompiles them in coroutines.
     ToolCard card;
     card.call_id = call.id;
@@ -48,8 +48,9 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
     if (tool) card.server = tool->server;
     if (caller == ToolCaller::model) card.turn_id = session->turn_id;
     if (caller == ToolCaller::model) events_.tool_started(*session, card, call.arguments);
-    log_.info("MCP", "tool_call_started",
-              {{"sessionId", session->id()}, {"caller", caller_name(caller)}, {"callId", call.id}, {"tool", call.name}});
+    if (log_.enabled(LogLevel::info))
+        log_.info("MCP", "tool_call_started",
+                  {{"sessionId", session->id()}, {"caller", caller_name(caller)}, {"callId", call.id}, {"tool", call.name}});
 
     ToolRunResult run;
     bool asked = false;
@@ -76,7 +77,8 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
                 if (auto alive = weak.lock()) events->tool_progress(*alive, call_id, progress, total, text);
             };
         }
-        run.outcome = co_await coordinator_.call_tool(call.name, std::move(call.arguments), std::move(options));
+        json::object arguments = call.arguments;  // named: g++ 12 mishandles temporaries inside co_await
+        run.outcome = co_await coordinator_.call_tool(call.name, std::move(arguments), std::move(options));
     } else {
         run.outcome = ToolOutcome::refusal(run.refusal);
     }
@@ -90,9 +92,10 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
         else if (run.outcome.is_error) ending.message = "The call failed";
         events_.tool_finished(*session, card, ending);
     }
-    log_.info("MCP", "tool_call_finished",
-              {{"sessionId", session->id()}, {"caller", caller_name(caller)}, {"callId", card.call_id},
-               {"tool", card.tool}, {"isError", run.outcome.is_error}, {"durationMs", run.outcome.duration.count()}});
+    if (log_.enabled(LogLevel::info))
+        log_.info("MCP", "tool_call_finished",
+                  {{"sessionId", session->id()}, {"caller", caller_name(caller)}, {"callId", card.call_id},
+                   {"tool", card.tool}, {"isError", run.outcome.is_error}, {"durationMs", run.outcome.duration.count()}});
     co_return run;
 }
 

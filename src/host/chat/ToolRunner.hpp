@@ -45,11 +45,11 @@ public:
     /// Views of MCP Apps for the calls that have one (none: results only).
     void set_apps(McpApps* apps) { apps_ = apps; }
 
-    /// Runs `call` for `caller` in `session`. `tool` is the registry's entry as the caller found it
-    /// (null: no such tool, which the coordinator explains). Never throws for the tool's sake: a
-    /// failure is an error result.
-    boost::asio::awaitable<ToolRunResult> run(std::shared_ptr<ChatSession> session, ToolCaller caller, ToolCall call,
-                                              std::shared_ptr<const RegisteredTool> tool);
+    /// Runs `call` (which must outlive the run) for `caller` in `session`. `tool` is the registry's
+    /// entry as the caller found it (null: no such tool, which the coordinator explains). Never
+    /// throws for the tool's sake: a failure is an error result.
+    boost::asio::awaitable<ToolRunResult> run(std::shared_ptr<ChatSession> session, ToolCaller caller,
+                                              const ToolCall& call, std::shared_ptr<const RegisteredTool> tool);
 
 private:
     /// Whether the user allows `call` (asking them when the tool needs it); when not, `refusal` says why.

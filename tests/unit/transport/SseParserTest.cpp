@@ -30,6 +30,28 @@ TEST(SseParser, ParsesEventsSplitAnywhereWithAnyLineEnding) {
     EXPECT_EQ(parser.retry()->count(), 500);
 }
 
+TEST(SseParser, EverySplitOfAStreamGivesTheSameEvents) {
+    const std::string stream = "id: 1\r\ndata: a\r\rdata: b\r\ndata: c\n\n: note\r\nevent: x\ndata: d\r\n\r\ndata: e\n\n";
+    SseParser whole_parser;
+    auto whole = feed_all(whole_parser, {stream});
+    ASSERT_EQ(whole.size(), 4u);
+    EXPECT_EQ(whole[0].data, "a");
+    EXPECT_EQ(whole[1].data, "b\nc");
+    EXPECT_EQ(whole[2].type, "x");
+    EXPECT_EQ(whole[3].data, "e");
+    for (std::size_t first = 0; first <= stream.size(); ++first)
+        for (std::size_t second = first; second <= stream.size(); ++second) {
+            SseParser parser;
+            auto events = feed_all(parser, {stream.substr(0, first), stream.substr(first, second - first), stream.substr(second)});
+            ASSERT_EQ(events.size(), whole.size()) << "split at " << first << " and " << second;
+            for (std::size_t i = 0; i < events.size(); ++i) {
+                EXPECT_EQ(events[i].data, whole[i].data) << "split at " << first << " and " << second;
+                EXPECT_EQ(events[i].type, whole[i].type);
+                EXPECT_EQ(events[i].id, whole[i].id);
+            }
+        }
+}
+
 TEST(SseParser, IgnoresInvalidRetryAndKeepsIdAcrossEvents) {
     SseParser parser;
     auto events = feed_all(parser, {"retry: soon\nid: 7\nevent: endpoint\ndata: /messages?sessionId=1\n\ndata: z\n\n"});

@@ -7,23 +7,35 @@
 namespace mcp {
 
 void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent&)>& on_event) {
+    if (bytes.empty()) return;  // nothing read: a pending CR still waits for its LF
     std::size_t start = 0;
-    if (skip_lf_ && !bytes.empty() && bytes.front() == '\n') start = 1;
+    if (skip_lf_ && bytes.front() == '\n') start = 1;
     skip_lf_ = false;
-    for (std::size_t i = start; i < bytes.size(); ++i) {
-        char c = bytes[i];
-        if (c != '\n' && c != '\r') continue;
-        partial_.append(bytes.substr(start, i - start));
-        line(partial_, on_event);
-        partial_.clear();
-        if (c == '\r') {
-            if (i + 1 < bytes.size()) {
-                if (bytes[i + 1] == '\n') ++i;
+    // Line ends are found with memchr (string_view::find), not byte by byte: an LLM's answer is
+    // thousands of small events. The next CR is looked for again only once passed (most streams
+    // have none), so a chunk is scanned about twice whatever its number of lines.
+    std::size_t cr = bytes.find('\r', start);
+    for (;;) {
+        if (cr != std::string_view::npos && cr < start) cr = bytes.find('\r', start);
+        std::size_t end = std::min(bytes.find('\n', start), cr);
+        if (end == std::string_view::npos) break;
+        std::string_view text = bytes.substr(start, end - start);
+        if (partial_.empty()) {
+            line(text, on_event);  // the whole line is here: no copy
+        } else {
+            partial_.append(text);
+            line(partial_, on_event);
+            partial_.clear();
+        }
+        std::size_t next = end + 1;
+        if (bytes[end] == '\r') {
+            if (next < bytes.size()) {
+                if (bytes[next] == '\n') ++next;
             } else {
-                skip_lf_ = true;
+                skip_lf_ = true;  // the next chunk's first byte may be this CR's LF
             }
         }
-        start = i + 1;
+        start = next;
     }
     partial_.append(bytes.substr(std::min(start, bytes.size())));
     if (partial_.size() + data_.size() > max_event_bytes_)
