@@ -233,6 +233,7 @@ private:
         cleanup_timer_.async_wait([this](boost::system::error_code ec) {
             if (ec) return;
             std::size_t evicted = sessions_.cleanup(options_.memory_idle, options_.store_idle);
+            if (model_) model_->close_idle_connections();
             if (evicted) log_.info("Session", "evicted_idle", {{"sessions", evicted}});
             schedule_cleanup();
         });

@@ -43,10 +43,10 @@ struct Target {
 
 Target parse_target(const Request& request) {
     Target parsed;
-    parsed.path = request.path;
-    std::string target = "/?" + request.query;  // the view below points into it
+    std::string target = request.path + "?" + request.query;  // the view below points into it
     auto url = boost::urls::parse_origin_form(target);
     if (!url) return parsed;
+    parsed.path = std::string(url->path());  // percent-decoded
     for (auto parameter : url->params()) {
         if (parameter.key == "token") parsed.token = parameter.value;
         if (parameter.key == "revision") parsed.revision = parameter.value;
@@ -79,6 +79,7 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
     ReviewPanelModel& model;
     const EditorLauncher& editor;
     std::optional<mcp::HttpServer> server;
+    std::uint16_t port = 0;  ///< bound, kept: the acceptor may be closed while a request is answered
     std::list<std::shared_ptr<asio::steady_timer>> listeners;  ///< one per open event stream
     std::list<std::weak_ptr<tcp::socket>> streams;              ///< closed on stop()
     bool stopping = false;
@@ -89,7 +90,7 @@ struct PanelWebServer::State : std::enable_shared_from_this<State> {
 
     /// The loopback names on the panel's own port, and a page only from the panel's loopback port.
     std::optional<std::string> refuse_host_or_origin(const Request& request) const {
-        auto policy = mcp::HostPolicy::loopback(server->port());
+        auto policy = mcp::HostPolicy::loopback(port);
         return policy.check(request.header("host").value_or(""), request.header("origin"));
     }
 
@@ -234,6 +235,7 @@ void PanelWebServer::start() {
     http.log = state.options.log;
     state.server.emplace(state.io, std::move(http));
     state.server->start();
+    state.port = state.server->port();
 }
 
 void PanelWebServer::stop() {
@@ -249,7 +251,7 @@ void PanelWebServer::stop() {
     if (state.server) state.server->stop();
 }
 
-std::uint16_t PanelWebServer::port() const { return state_->server ? state_->server->port() : 0; }
+std::uint16_t PanelWebServer::port() const { return state_->port; }
 
 std::string PanelWebServer::page_url() const {
     std::string host = state_->options.host.find(':') != std::string::npos ? "[" + state_->options.host + "]"

@@ -148,7 +148,8 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         try {
             // A stream that stalls is cut by the provider's silence limit; the turn then fails (or
             // retries) as for any broken stream, instead of waiting for Stop.
-            ModelReply reply = co_await model_->generate(request, session.stop_token(), sink);
+            mcp::CancellationToken stop = session.stop_token();  // named: g++ 12 and temporaries in co_await
+            ModelReply reply = co_await model_->generate(request, stop, sink);
             co_return reply;
         } catch (const ModelError& e) {
             failure = e;

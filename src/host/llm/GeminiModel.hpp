@@ -16,6 +16,7 @@ public:
     boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
                                                AnswerSink& sink) override;
     const ModelSettings& settings() const override { return settings_; }
+    void close_idle_connections() override { connections_.close_idle(); }
 
     /// The request body for `request` (public for tests); without the tools when `with_tools` is false.
     boost::json::object request_body(const ModelRequest& request, bool with_tools = true) const;

@@ -101,6 +101,8 @@ public:
     virtual boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
                                                        AnswerSink& sink) = 0;
     virtual const ModelSettings& settings() const = 0;
+    /// Closes kept-alive connections that have been idle too long (called once a minute).
+    virtual void close_idle_connections() {}
 };
 
 /// The model for `settings.provider`. Throws std::invalid_argument for an unknown provider.

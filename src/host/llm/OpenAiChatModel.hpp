@@ -14,6 +14,7 @@ public:
     boost::asio::awaitable<ModelReply> generate(const ModelRequest& request, mcp::CancellationToken cancellation,
                                                AnswerSink& sink) override;
     const ModelSettings& settings() const override { return settings_; }
+    void close_idle_connections() override { connections_.close_idle(); }
 
     /// The request body for `request` (public for tests), with the tools' part reused from the
     /// last request with that list.

@@ -29,8 +29,7 @@ private:
 
 boost::asio::awaitable<mcp::HttpResponse> ProviderConnections::send_streaming(
     mcp::HttpRequest request, mcp::CancellationToken cancellation, std::function<void(std::string_view)> on_bytes) {
-    auto now = std::chrono::steady_clock::now();
-    std::erase_if(idle_, [&](const Idle& idle) { return now - idle.since > max_idle_time; });
+    close_idle();
     std::unique_ptr<mcp::HttpClient> connection;
     if (!idle_.empty()) {
         connection = std::move(idle_.back().connection);
@@ -48,6 +47,11 @@ boost::asio::awaitable<mcp::HttpResponse> ProviderConnections::send_streaming(
     if (!cancellation.cancelled() && idle_.size() < max_idle_connections)
         idle_.push_back({std::move(connection), std::chrono::steady_clock::now()});
     co_return response;
+}
+
+void ProviderConnections::close_idle() {
+    auto now = std::chrono::steady_clock::now();
+    std::erase_if(idle_, [&](const Idle& idle) { return now - idle.since > max_idle_time; });
 }
 
 }  // namespace mcpkit::host

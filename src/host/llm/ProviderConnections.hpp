@@ -27,6 +27,10 @@ public:
                                                              mcp::CancellationToken cancellation,
                                                              std::function<void(std::string_view)> on_bytes);
 
+    /// Closes the connections unused for longer than providers keep them (the host's cleanup timer
+    /// calls this, so that a quiet host holds no half-closed sockets).
+    void close_idle();
+
 private:
     mcp::HttpClientOptions options_;
     struct Idle {

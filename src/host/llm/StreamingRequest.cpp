@@ -30,6 +30,8 @@ void handle_whole_answer(std::string_view body, const std::function<void(std::st
 boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
                                            mcp::CancellationToken cancellation, std::string_view provider,
                                            const std::function<void(std::string_view)>& on_event, ReadText& text) {
+    // Stopped before the request went out (while a prompt or resource was fetched): not sent.
+    if (cancellation.cancelled()) throw ModelError("stopped: " + cancellation.reason(), 0, false);
     // An event past 8 MiB is a stream that never ends its event.
     mcp::SseParser events(8u << 20);
     // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server

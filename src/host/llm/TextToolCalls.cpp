@@ -83,6 +83,7 @@ public:
         co_return reply;
     }
     const ModelSettings& settings() const override { return inner_->settings(); }
+    void close_idle_connections() override { inner_->close_idle_connections(); }
 
 private:
     std::unique_ptr<LanguageModel> inner_;

@@ -39,10 +39,10 @@ struct Target {
 
 Target parse_target(const mcp::HttpRouteRequest& request) {
     Target parsed;
-    parsed.path = request.path;
-    std::string target = "/?" + request.query;  // the view below points into it
+    std::string target = request.path + "?" + request.query;  // the view below points into it
     auto url = boost::urls::parse_origin_form(target);
     if (!url) return parsed;
+    parsed.path = std::string(url->path());  // percent-decoded
     for (auto parameter : url->params()) {
         if (parameter.key == "token") parsed.token = parameter.value;
         if (parameter.key == "sessionId") parsed.session_id = parameter.value;
@@ -63,8 +63,8 @@ bool lists_token(std::string_view value, std::string_view token) {
     while (!value.empty()) {
         std::size_t comma = value.find(',');
         std::string_view item = value.substr(0, comma);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
         if (item.size() == token.size() &&
             std::equal(item.begin(), item.end(), token.begin(),
                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }))

@@ -350,7 +350,10 @@ TEST_F(ConversationTest, AHandCallRunsWithoutAQuestionOrACard) {
     ToolRunResult run_result;
     // Named, not braced inside co_await: g++ 12 miscompiles that.
     ToolCall call = call_of("lab__add", {{"a", 4}, {"b", 4}});
-    run([&]() -> asio::awaitable<void> { run_result = co_await tools->run(session, ToolCaller::hand, call, lab_tool("add")); });
+    run([&]() -> asio::awaitable<void> {
+        auto tool = lab_tool("add");
+        run_result = co_await tools->run(session, ToolCaller::hand, call, tool);
+    });
     EXPECT_TRUE(run_result.refusal.empty());
     EXPECT_EQ(run_result.outcome.result.at("content").at(0).at("text"), "8");
     EXPECT_EQ(add_calls, 1);
@@ -363,11 +366,12 @@ TEST_F(ConversationTest, AViewCallIsAskedForAndItsCardBelongsToNoTurn) {
     ToolRunResult denied, allowed;
     ToolCall call = call_of("lab__add", {{"a", 1}, {"b", 2}});  // named: see above
     run([&]() -> asio::awaitable<void> {
-        denied = co_await tools->run(session, ToolCaller::view, call, lab_tool("add"));
+        auto tool = lab_tool("add");
+        denied = co_await tools->run(session, ToolCaller::view, call, tool);
         events.answer = [](const Question&) { return decision("always"); };
-        allowed = co_await tools->run(session, ToolCaller::view, call, lab_tool("add"));
+        allowed = co_await tools->run(session, ToolCaller::view, call, tool);
         events.said.push_back("-- allowed always from here");
-        co_await tools->run(session, ToolCaller::view, call, lab_tool("add"));
+        co_await tools->run(session, ToolCaller::view, call, tool);
     });
     EXPECT_EQ(denied.refusal, "The user declined this call.");
     EXPECT_TRUE(denied.outcome.refused);

@@ -6,8 +6,12 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 #include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <thread>
 
@@ -15,6 +19,12 @@ namespace {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
+
+/// A read that gets nothing for 30 s fails instead of hanging the test (a dropped answer would).
+void limit_reads(tcp::socket& socket) {
+    timeval limit{30, 0};
+    ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+}
 
 class TestRoutes : public mcp::HttpRoutes {
 public:
@@ -34,6 +44,8 @@ public:
                 asio::write(taken.socket, asio::buffer(out));
                 taken.socket.close();
             };
+        } else if (request.path == "/throw") {
+            throw std::runtime_error("boom");
         } else if (request.path == "/events") {
             response.headers = {{"Content-Type", "text/event-stream"}};
             response.take_over = [](mcp::TakenConnection taken) {
@@ -54,7 +66,9 @@ protected:
     std::thread thread;
 
     void SetUp() override {
-        server = std::make_unique<mcp::HttpServer>(io, mcp::HttpServerOptions{.routes = std::make_shared<TestRoutes>()});
+        // No idle limit to speak of: only stop() may close an idle connection here.
+        server = std::make_unique<mcp::HttpServer>(
+            io, mcp::HttpServerOptions{.routes = std::make_shared<TestRoutes>(), .connection_idle_timeout = std::chrono::hours(1)});
         server->start();
         thread = std::thread([this] { io.run(); });
     }
@@ -68,6 +82,7 @@ protected:
         asio::io_context client;
         tcp::socket socket(client);
         socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
+        limit_reads(socket);
         asio::write(socket, asio::buffer(bytes));
         std::string answer;
         boost::system::error_code ec;
@@ -99,6 +114,30 @@ TEST_F(HttpServerTest, ARouteTakesTheConnectionWithTheBytesThatCameEarly) {
 TEST_F(HttpServerTest, AStreamedAnswerClosesTheConnectionWhenTheRouteDoes) {
     std::string answer = exchange("GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
     EXPECT_EQ(answer, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: one\n\n");
+}
+
+TEST_F(HttpServerTest, ARouteThatThrowsFailsItsRequestNotTheConnection) {
+    std::string answer = exchange("GET /throw HTTP/1.1\r\nHost: x\r\n\r\nGET /hello?again HTTP/1.1\r\nHost: x\r\n"
+                                  "Connection: close\r\n\r\n");
+    EXPECT_EQ(answer.substr(0, answer.find("\r\n")), "HTTP/1.1 500 Internal Server Error");
+    EXPECT_NE(answer.find(R"({"error":"the request failed: boom"})"), std::string::npos) << answer;
+    EXPECT_TRUE(answer.ends_with("hi again")) << "the next request on the connection is served: " << answer;
+}
+
+TEST_F(HttpServerTest, StopClosesAnIdleKeptAliveConnection) {
+    asio::io_context client;
+    tcp::socket socket(client);
+    socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
+    limit_reads(socket);
+    asio::write(socket, asio::buffer(std::string_view("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")));
+    std::string answer;
+    boost::system::error_code ec;
+    asio::read_until(socket, asio::dynamic_buffer(answer), "hi ", ec);
+    ASSERT_FALSE(ec) << ec.message();
+    server->stop([this] { io.stop(); });  // TearDown's stop() then finds it stopped
+    // Without the close, this read would wait for the hour-long idle limit (and fail after 30 s).
+    asio::read(socket, asio::dynamic_buffer(answer), ec);
+    EXPECT_EQ(ec, asio::error::eof);
 }
 
 }  // namespace

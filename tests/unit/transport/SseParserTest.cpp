@@ -81,6 +81,9 @@ TEST(SseWriter, WritesWhatTheParserReadsBackEvenWithLineBreaksInTheData) {
     EXPECT_EQ(events[0].data, "one\ntwo\nthree\nfour\n") << "no line of the data became a field or ended the event";
     EXPECT_EQ(events[1].data, "");
     EXPECT_EQ(events[1].id, "prime");
+    out.clear();
+    mcp::append_sse_event(out, "x", "a\ndata: forged", "1\r\nevent: forged");
+    EXPECT_EQ(out, "id: 1event: forged\nevent: adata: forged\ndata: x\n\n") << "no field can be smuggled in";
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ bool is_header_name_list(std::string_view text) {
 }
 
 /// The state of one connection, shared by the helpers below.
-class ConnectionState : public std::enable_shared_from_this<ConnectionState> {
+class ConnectionState : public IdleConnection, public std::enable_shared_from_this<ConnectionState> {
 public:
     ConnectionState(ServerStream stream, std::shared_ptr<Frontend> frontend, asio::io_context::executor_type executor)
         : stream_(std::move(stream)),
@@ -59,6 +59,14 @@ public:
           parser_(max_head_bytes, frontend_->options.max_body_bytes) {}
 
     asio::awaitable<void> run();
+    void close_if_idle() override {
+        asio::post(executor_, [weak = weak_from_this()] {
+            auto self = weak.lock();
+            boost::system::error_code ignored;
+            // Its pending read ends, and run() with it.
+            if (self && self->waiting_for_request_) self->stream_.lowest().close(ignored);
+        });
+    }
 
 private:
     /// Reads until the parser has a whole request (or gives up); the request stays in buffer_.
@@ -117,6 +125,7 @@ asio::awaitable<void> ConnectionState::run() {
     boost::system::error_code ignored;
     stream_.lowest().set_option(tcp::no_delay(true), ignored);
     watch_idle_time(frontend_->options.connection_idle_timeout);
+    frontend_->keep(weak_from_this());
     for (;;) {
         auto status = co_await read_request();
         if (status == HttpRequestParser::Status::incomplete) break;  // the client left or idled out
@@ -278,7 +287,11 @@ asio::awaitable<bool> ConnectionState::answer_route(const HttpRequest& request, 
         std::size_t used = parser_.consumed();
         TakenConnection taken{std::move(*socket), std::string(buffer_.data() + used, buffered_ - used)};
         buffered_ = used;
-        response.take_over(std::move(taken));
+        try {
+            response.take_over(std::move(taken));
+        } catch (const std::exception& e) {  // the socket went with it, and is closed
+            if (frontend_->options.log) frontend_->options.log(std::string("a route taking a connection failed: ") + e.what());
+        }
         co_return false;
     }
     bool with_body = request.method != "HEAD";

@@ -20,10 +20,20 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace mcp::http {
 
-/// What every connection shares; read-only once serving, apart from the counters.
+/// A connection that can be closed while it waits for a request (an idle keep-alive one).
+class IdleConnection {
+public:
+    virtual ~IdleConnection() = default;
+    /// Closes it if it is waiting for a request; from any thread.
+    virtual void close_if_idle() = 0;
+};
+
+/// What every connection shares; read-only once serving, apart from the counters and the list.
 struct Frontend {
     StreamableHttpServerOptions options;
     HostPolicy host_policy;
@@ -31,6 +41,15 @@ struct Frontend {
     std::shared_ptr<McpEndpoint> endpoint;
     std::atomic<bool> stopping{false};
     std::atomic<std::size_t> requests_in_progress{0};
+    std::mutex connections_mutex;
+    std::vector<std::weak_ptr<IdleConnection>> connections;  ///< those being served (ended ones expire)
+
+    /// Remembers a connection being served, for close_idle_connections().
+    void keep(std::weak_ptr<IdleConnection> connection);
+    /// On shutdown: closes every connection waiting for its next request.
+    void close_idle_connections();
+    /// Whether a connection is still being served (not ended, not taken over by a route).
+    bool serving();
 };
 
 /// Serves one accepted connection (plain, or TLS after its handshake) until it ends.

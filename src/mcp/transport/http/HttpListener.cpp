@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <sched.h>
 #include <stdexcept>
 
@@ -44,6 +45,23 @@ asio::awaitable<void> serve_accepted(tcp::socket socket, std::shared_ptr<Fronten
 }
 
 }  // namespace
+
+void Frontend::keep(std::weak_ptr<IdleConnection> connection) {
+    std::lock_guard lock(connections_mutex);
+    std::erase_if(connections, [](const std::weak_ptr<IdleConnection>& kept) { return kept.expired(); });
+    connections.push_back(std::move(connection));
+}
+
+void Frontend::close_idle_connections() {
+    std::lock_guard lock(connections_mutex);
+    for (const auto& kept : connections)
+        if (auto connection = kept.lock()) connection->close_if_idle();
+}
+
+bool Frontend::serving() {
+    std::lock_guard lock(connections_mutex);
+    return std::any_of(connections.begin(), connections.end(), [](const auto& kept) { return !kept.expired(); });
+}
 
 HttpListener::HttpListener(asio::io_context& io, StreamableHttpServerOptions options)
     : io_(io), options_(std::move(options)), acceptor_(io) {}
@@ -155,8 +173,10 @@ asio::awaitable<void> HttpListener::shut_down(std::function<void()> done) {
         co_await wait_while([&] { return endpoint->requests_in_flight(); }, options_.shutdown_grace);
         endpoint->shutdown();
     }
-    // Answers already on their way get written; idle keep-alive connections are simply dropped.
-    co_await wait_while([&] { return frontend_->requests_in_progress > 0; },
+    // Answers already on their way get written; idle keep-alive connections are closed (on their
+    // own threads: the wait lets that happen before the threads stop).
+    frontend_->close_idle_connections();
+    co_await wait_while([&] { return frontend_->requests_in_progress > 0 || frontend_->serving(); },
                         std::min<std::chrono::steady_clock::duration>(options_.shutdown_grace, std::chrono::seconds(1)));
     stop_threads();
     if (done) done();

@@ -31,7 +31,10 @@ StreamableHttpServerOptions listener_options(HttpServerOptions options) {
 HttpServer::HttpServer(boost::asio::io_context& io, HttpServerOptions options)
     : listener_(std::make_shared<http::HttpListener>(io, listener_options(std::move(options)))) {}
 
-HttpServer::~HttpServer() { listener_->stop_threads(); }
+HttpServer::~HttpServer() {
+    listener_->stop({});  // the accept loop holds the listener: without this it would go on serving
+    listener_->stop_threads();
+}
 
 void HttpServer::start() {
     try {

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/status.hpp>
+#include <boost/json/serialize.hpp>
 
 namespace mcp {
 
@@ -42,7 +43,15 @@ asio::awaitable<HttpRouteResponse> ask_routes(HttpRoutes& routes, const HttpRequ
     }
     route_request.body.assign(request.body);
     auto reply = std::make_shared<RouteReply>(connection_executor);
-    routes.handle(std::move(route_request), [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
+    try {
+        routes.handle(std::move(route_request), [reply](HttpRouteResponse answer) { reply->deliver(std::move(answer)); });
+    } catch (const std::exception& e) {
+        // A route that throws fails its request, not the connection (an answer it gave first wins).
+        HttpRouteResponse failed;
+        failed.status = 500;
+        failed.body = boost::json::serialize(boost::json::object{{"error", "the request failed: " + std::string(e.what())}});
+        reply->deliver(std::move(failed));
+    }
     co_return co_await reply->wait();
 }
 

@@ -12,12 +12,16 @@ void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent&)
     if (skip_lf_ && bytes.front() == '\n') start = 1;
     skip_lf_ = false;
     // Line ends are found with memchr (string_view::find), not byte by byte: an LLM's answer is
-    // thousands of small events. The next CR is looked for again only once passed (most streams
-    // have none), so a chunk is scanned about twice whatever its number of lines.
+    // thousands of small events.
+    constexpr auto none = std::string_view::npos;
     std::size_t cr = bytes.find('\r', start);
+    std::size_t lf = bytes.find('\n', start);
     for (;;) {
-        if (cr != std::string_view::npos && cr < start) cr = bytes.find('\r', start);
-        std::size_t end = std::min(bytes.find('\n', start), cr);
+        // Each is looked for again only once passed: a chunk is scanned about twice, whatever its
+        // number of lines and whichever line ends it uses.
+        if (cr != none && cr < start) cr = bytes.find('\r', start);
+        if (lf != none && lf < start) lf = bytes.find('\n', start);
+        std::size_t end = std::min(lf, cr);
         if (end == std::string_view::npos) break;
         std::string_view text = bytes.substr(start, end - start);
         if (partial_.empty()) {

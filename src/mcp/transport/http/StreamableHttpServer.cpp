@@ -29,8 +29,8 @@ void StreamableHttpServer::start() {
     auto& options = impl_->listener->options();
     if (!options.store) options.store = make_memory_session_store();
     auto endpoint = std::make_shared<http::McpEndpoint>(impl_->server, impl_->io, options);
-    impl_->listener->start(endpoint);
     endpoint->start();
+    impl_->listener->start(endpoint);
 }
 
 std::uint16_t StreamableHttpServer::port() const { return impl_->listener->port(); }
