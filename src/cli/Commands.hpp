@@ -98,7 +98,7 @@ struct HostArguments {
     std::string token;                    ///< --token: required beyond loopback (made up when absent)
     std::vector<std::string> allowed_hosts;
     std::vector<std::string> roots;       ///< --root: folders offered to servers
-    std::string provider;                 ///< --llm: gemini or openai (default: from the environment)
+    std::string provider;                 ///< --llm: gemini, anthropic or openai (default: from the environment)
     std::string model;                    ///< --model
     std::string base_url;                 ///< --llm-base-url
     std::string llm_ca_file;              ///< --llm-ca-file
@@ -108,6 +108,9 @@ struct HostArguments {
     int heartbeat_seconds = 30;           ///< --heartbeat-seconds
     int llm_idle_seconds = 300;           ///< --llm-idle-timeout
     bool llm_no_stream = false;           ///< --llm-no-stream
+    std::optional<double> temperature;    ///< --temperature (sent only when given)
+    std::optional<int> max_tokens;        ///< --max-tokens (sent only when given)
+    std::optional<int> thinking_budget;   ///< --thinking-budget
     bool log_json = false;
     std::string log_level = "info";
 };

@@ -27,11 +27,25 @@ void add_host_command(CLI::App& app, HostArguments& arguments) {
                         "prefer the variable: other local users can read a command line)");
     command->add_option("--allowed-host", arguments.allowed_hosts, "A Host name accepted beyond loopback (repeat)");
     command->add_option("--root", arguments.roots, "A folder offered to servers as a root (repeat)");
-    command->add_option("--llm", arguments.provider, "gemini or openai (default: GEMINI_API_KEY, else OPENAI_API_KEY)")
-        ->check(CLI::IsMember({"gemini", "openai"}));
-    command->add_option("--model", arguments.model, "Model name (default: GEMINI_MODEL / OPENAI_MODEL, or the provider's)");
+    command->add_option("--llm", arguments.provider,
+                        "gemini, anthropic or openai (default: GEMINI_API_KEY, else ANTHROPIC_API_KEY, else OPENAI_API_KEY)")
+        ->check(CLI::IsMember({"gemini", "anthropic", "openai"}));
+    command->add_option("--model", arguments.model,
+                        "Default model (default: GEMINI_MODEL / ANTHROPIC_MODEL / OPENAI_MODEL, or the provider's); the "
+                        "page can pick another per conversation");
     command->add_option("--llm-base-url", arguments.base_url,
-                        "The LLM API's base URL (default: GEMINI_BASE_URL / OPENAI_BASE_URL, or the provider's)");
+                        "The LLM API's base URL (default: GEMINI_BASE_URL / ANTHROPIC_BASE_URL / OPENAI_BASE_URL, or the "
+                        "provider's)");
+    command->add_option("--temperature", arguments.temperature,
+                        "Sampling temperature, sent only when given (current models refuse any but their default)")
+        ->check(CLI::Range(0.0, 2.0));
+    command->add_option("--max-tokens", arguments.max_tokens,
+                        "Most tokens an answer may take, sent only when given (max_completion_tokens to OpenAI; "
+                        "Anthropic gets 8192 without it)")
+        ->check(CLI::Range(1, 10000000));
+    command->add_option("--thinking-budget", arguments.thinking_budget,
+                        "Tokens the model may think for (Anthropic's extended thinking, Gemini's thinkingBudget)")
+        ->check(CLI::Range(0, 10000000));
     command->add_option("--llm-ca-file", arguments.llm_ca_file, "PEM certificate authorities for an https LLM")
         ->check(CLI::ExistingFile);
     command->add_flag("--text-tool-calls", arguments.text_tool_calls,
@@ -85,13 +99,11 @@ int run_host(const HostArguments& arguments) {
     options.model = host::model_settings_from_environment();
     if (!arguments.provider.empty()) {
         if (!options.model || options.model->provider != arguments.provider) {
-            host::ModelSettings settings;
-            settings.provider = arguments.provider;
-            const char* key = std::getenv(arguments.provider == "gemini" ? "GEMINI_API_KEY" : "OPENAI_API_KEY");
-            settings.api_key = key ? key : "";
-            settings.model = arguments.provider == "gemini" ? "gemini-2.5-flash" : "gpt-4o-mini";
-            settings.base_url = arguments.provider == "gemini" ? "https://generativelanguage.googleapis.com"
-                                                               : "https://api.openai.com/v1";
+            host::ModelSettings settings = host::default_model_settings(arguments.provider);
+            if (options.model) {
+                settings.text_tool_calls = options.model->text_tool_calls;
+                settings.context_tokens = options.model->context_tokens;
+            }
             options.model = settings;
         }
     }
@@ -102,6 +114,9 @@ int run_host(const HostArguments& arguments) {
         if (arguments.llm_no_stream) options.model->stream = false;
         options.model->ca_file = arguments.llm_ca_file;
         options.model->silence_limit = std::chrono::seconds(arguments.llm_idle_seconds);
+        if (arguments.temperature) options.model->temperature = arguments.temperature;
+        if (arguments.max_tokens) options.model->max_output_tokens = arguments.max_tokens;
+        if (arguments.thinking_budget) options.model->thinking_budget = arguments.thinking_budget;
     }
     options.conversation.max_steps = arguments.max_steps;
     if (!arguments.system_prompt.empty()) options.conversation.system_prompt = arguments.system_prompt;

@@ -164,14 +164,28 @@ describe('the provider failing', () => {
     });
   });
 
-  test('failing past the retries: the seed\'s fallback answer and a failed turn naming the cause', async () => {
-    await withHost({}, async (page) => {
+  test('failing past the retries: each wait shown, then one plain message with the details apart', async () => {
+    await withHost({}, async (page, host) => {
       llm.reset();
       llm.failNext([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
       const turn = await chat(page, 'echo never');
       assert.equal(turn.state, 'failed');
-      assert.match(turn.message, /answered 500/);
-      assert.match(turn.text, /^Sorry, I could not finish this answer/);
+      assert.equal(turn.message, 'The model server failed (HTTP 500). Try again in a moment.');
+      assert.match(turn.details, /^openai answered 500: The server had an error/);
+      assert.doesNotMatch(turn.message + turn.details, /127\.0\.0\.1|\{/, 'no internal address, no raw JSON');
+      assert.equal(turn.text, '', 'said once: no fallback sentence beside the failure');
+      const waits = turn.frames.filter((f) => f.type === 'retrying').map((f) => f.payload);
+      assert.deepEqual(waits.map((w) => [w.attempt, w.attempts, w.delayMs]), [[2, 4, 1000], [3, 4, 1000], [4, 4, 1000]]);
+      assert.equal(waits[0].reason, turn.message);
+      // A reload shows the failure the same way: one failed answer in the history.
+      const again = await connectPage(host.port, { sessionId: page.connection.sessionId });
+      const failed = (await again.next('history')).messages.at(-1);
+      again.close();
+      assert.equal(failed.role, 'assistant');
+      assert.equal(failed.isError, true);
+      assert.equal(failed.ending, turn.message);
+      assert.equal(failed.endingDetails, turn.details);
+      assert.equal(failed.content, '');
       // The conversation goes on afterwards.
       assert.equal((await chat(page, 'echo recovered')).text, 'recovered');
     });
@@ -203,7 +217,8 @@ describe('the provider failing', () => {
       // well at 5 s), and not retried (text was shown).
       const stalled = await chat(page, 'slow 3 2500');
       assert.equal(stalled.state, 'failed');
-      assert.match(stalled.message, /broke off: nothing came for 1000 ms/);
+      assert.equal(stalled.message, 'The model server went silent, so the answer was broken off.');
+      assert.match(stalled.details, /broke off: nothing came for 1000 ms/);
       assert.equal(llm.requests.length, 2);
     });
   });
@@ -217,7 +232,8 @@ describe('the provider failing', () => {
       const turn = await chat(page, 'echo hi');
       page.close();
       assert.equal(turn.state, 'failed');
-      assert.match(turn.message, /401.*OPENAI_API_KEY/);
+      assert.equal(turn.message, 'The model server refused the API key. Check OPENAI_API_KEY and start the host again.');
+      assert.match(turn.details, /^openai answered 401: Incorrect API key provided/);
       assert.equal(llm.requests.length, 1, 'a refusal is not retried');
     } finally {
       await host.stop();

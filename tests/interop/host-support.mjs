@@ -119,11 +119,17 @@ export async function connectPage(port, { sessionId, origin, token = HOST_TOKEN 
   return page;
 }
 
-/** Sends a message and waits for its turn to end; returns { turnId, state, text }. */
+/** Sends a message and waits for its turn to end; returns { turnId, state, message, details, notice, text, reasoning, frames }. */
 export async function chat(page, text, { ms = 20000, extra = {} } = {}) {
   const from = page.frames.length;
   page.send('message', { text, ...extra });
   const started = await page.next('turn', (p) => p.state === 'started', ms, from);
   const ended = await page.next('turn', (p) => p.turnId === started.turnId && p.state !== 'started', ms);
-  return { turnId: started.turnId, state: ended.state, message: ended.message, text: page.textOfTurn(started.turnId) };
+  const frames = page.frames.slice(from).filter((f) => f.payload?.turnId === started.turnId);
+  return {
+    turnId: started.turnId, state: ended.state, message: ended.message, details: ended.details, notice: ended.notice,
+    text: page.textOfTurn(started.turnId),
+    reasoning: frames.filter((f) => f.type === 'reasoning').map((f) => f.payload.content).join(''),
+    frames,
+  };
 }

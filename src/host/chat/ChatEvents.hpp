@@ -71,6 +71,22 @@ struct ElicitationQuestion {
     std::optional<boost::json::value> url;
 };
 
+/// How a turn ended, beyond its state: a failure in plain words with its technical side, or the
+/// stated reason an answer ended short (an output limit, a content filter, a refusal).
+struct TurnEnd {
+    std::string message;  ///< failed: what went wrong and what to do
+    std::string details;  ///< failed: the provider's status and message, shown folded
+    std::string notice;   ///< finished: why the answer ended before the model meant it to
+};
+
+/// A failed request to the model that is about to be tried again.
+struct RetryNotice {
+    int attempt = 0;   ///< the attempt about to be made (2 for the first retry)
+    int attempts = 0;  ///< how many there will be at most
+    std::chrono::milliseconds delay{0};
+    std::string reason;  ///< the failure, in plain words
+};
+
 using Question = std::variant<ApprovalQuestion, SamplingQuestion, ElicitationQuestion>;
 /// The id the answer names (callId or requestId).
 const std::string& question_id(const Question& question);
@@ -79,12 +95,17 @@ class ChatEvents {
 public:
     virtual ~ChatEvents() = default;
 
-    virtual void turn(ChatSession& session, TurnState state, const std::string& turn_id, const std::string& message) = 0;
+    virtual void turn(ChatSession& session, TurnState state, const std::string& turn_id, const TurnEnd& end) = 0;
     /// The user's message of a turn, as recorded (other tabs show it).
     virtual void user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) = 0;
     /// A piece of the answer `message_id`, as it arrives.
     virtual void text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
                       std::string_view piece) = 0;
+    /// A piece of the model's reasoning for the answer `message_id` (shown folded).
+    virtual void reasoning(ChatSession& session, const std::string& turn_id, const std::string& message_id,
+                           std::string_view piece) = 0;
+    /// The model's answer failed and is tried again after `notice.delay`.
+    virtual void retrying(ChatSession& session, const std::string& turn_id, const RetryNotice& notice) = 0;
     virtual void tool_started(ChatSession& session, const ToolCard& card, const boost::json::object& arguments) = 0;
     virtual void tool_progress(ChatSession& session, const std::string& call_id, double progress,
                                std::optional<double> total, const std::string& message) = 0;

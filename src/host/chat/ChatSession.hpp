@@ -53,6 +53,8 @@ public:
 
     std::vector<ChatMessage> history;
     TokenUsage usage;
+    /// The model this conversation talks to, when the user picked one; empty: the host's default.
+    std::string model;
     std::int64_t created_at = 0;
     std::int64_t last_active = 0;
     /// Tools the user allowed for the rest of the session ("always"), as they were defined then.

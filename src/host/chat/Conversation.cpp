@@ -2,6 +2,7 @@
 
 #include "host/chat/UserQuestions.hpp"
 #include "host/history/HistoryWindow.hpp"
+#include "host/llm/AnswerEndings.hpp"
 
 #include <mcp/Error.hpp>
 #include <mcp/JsonFields.hpp>
@@ -98,7 +99,8 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
     co_return content;
 }
 
-asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id) {
+asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id,
+                                                   AnswerSoFar& so_far) {
     ToolList tools = coordinator_.tools_for_model();
     if (tools->size() > max_tools_per_request) {
         // Providers and clients refuse more (OpenAI, VS Code): the first ones, in a stable order.
@@ -125,25 +127,33 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
                                  " earlier messages of this conversation were left out to fit the context window.)";
     request.history = std::span<const ChatMessage>(session.history).subspan(window.omitted);
     request.tools = std::move(tools);
-    request.max_output_tokens = settings_.max_output_tokens;
+    request.model = session.model;
     std::string turn_id = session.turn_id;
-    // Each piece of the answer is reported as it arrives.
+    // Each piece of the answer is reported as it arrives, and kept: an answer that breaks off
+    // keeps what the person already read.
     struct ReportedText : AnswerSink {
         ChatEvents& events;
         ChatSession& session;
         const std::string& turn_id;
         const std::string& message_id;
-        bool streamed = false;
-        ReportedText(ChatEvents& events, ChatSession& session, const std::string& turn_id, const std::string& message_id)
-            : events(events), session(session), turn_id(turn_id), message_id(message_id) {}
+        AnswerSoFar& so_far;
+        ReportedText(ChatEvents& events, ChatSession& session, const std::string& turn_id, const std::string& message_id,
+                     AnswerSoFar& so_far)
+            : events(events), session(session), turn_id(turn_id), message_id(message_id), so_far(so_far) {}
         void text(std::string_view piece) override {
-            streamed = true;
+            so_far.text += piece;
             events.text(session, turn_id, message_id, piece);
             events.flush(session);  // the first token's latency is the one users feel
         }
+        void reasoning(std::string_view piece) override {
+            so_far.reasoning += piece;
+            events.reasoning(session, turn_id, message_id, piece);
+            events.flush(session);
+        }
     };
-    for (int attempt = 0;; ++attempt) {
-        ReportedText sink(events_, session, turn_id, message_id);
+    int attempts = settings_.retries + 1;
+    for (int attempt = 1;; ++attempt) {
+        ReportedText sink(events_, session, turn_id, message_id, so_far);
         std::optional<ModelError> failure;
         try {
             // A stream that stalls is cut by the provider's silence limit; the turn then fails (or
@@ -154,20 +164,23 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
         } catch (const ModelError& e) {
             failure = e;
         } catch (const std::exception& e) {
-            failure = ModelError(e.what(), 0, false);
+            failure = ModelError("The model's answer failed.", e.what(), 0, false);
         }
-        if (session.stopped()) throw ModelError("stopped", 0, false);
+        if (session.stopped()) throw ModelError("Stopped.", 0, false);
         log_.warn("LLM", "request_failed",
-                  {{"sessionId", session.id()}, {"requestId", turn_id}, {"attempt", attempt + 1},
-                   {"status", failure->status}, {"error", failure->what()}});
+                  {{"sessionId", session.id()}, {"requestId", turn_id}, {"attempt", attempt},
+                   {"status", failure->status}, {"error", failure->what()}, {"details", failure->details}});
         // Text already shown cannot be taken back, so a stream that broke after it is not retried.
-        if (!failure->transient || sink.streamed || attempt >= settings_.retries) throw *failure;
+        if (!failure->transient || !so_far.text.empty() || attempt >= attempts) throw *failure;
         auto delay = std::max(settings_.retry_delay, failure->retry_after.value_or(std::chrono::milliseconds(0)));
         delay = std::min(delay, std::chrono::milliseconds(std::chrono::seconds(30)));
+        events_.retrying(session, turn_id, {attempt + 1, attempts, delay, failure->what()});
+        events_.flush(session);
+        so_far.reasoning.clear();  // the next attempt thinks again
         // Slept in short steps so that Stop is heard during a long Retry-After.
         for (auto slept = std::chrono::milliseconds(0); slept < delay && !session.stopped(); slept += std::chrono::milliseconds(100))
             co_await sleep_for(std::min(std::chrono::milliseconds(100), delay - slept));
-        if (session.stopped()) throw ModelError("stopped", 0, false);
+        if (session.stopped()) throw ModelError("Stopped.", 0, false);
     }
 }
 
@@ -180,7 +193,8 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     if (log_.enabled(LogLevel::info))
         log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
     TurnState state = TurnState::finished;
-    std::string message;
+    TurnEnd end;
+    bool answer_recorded = false;  // a failure recorded with the answer it cut short
     try {
         ChatMessage user;
         user.id = new_id("msg");
@@ -194,19 +208,55 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         events_.user_message(*session, turn_id, session->history.back());
         if (!model_) {
             state = TurnState::failed;
-            message = "No LLM is configured. Set GEMINI_API_KEY, or OPENAI_API_KEY (and OPENAI_BASE_URL for a local "
-                      "server such as llama.cpp or Ollama), and start the host again. Tools can still be called by "
-                      "hand from the server panel.";
+            end.message = "No LLM is configured. Set GEMINI_API_KEY, ANTHROPIC_API_KEY, or OPENAI_API_KEY (and "
+                          "OPENAI_BASE_URL for a local server such as llama.cpp or Ollama), and start the host again. "
+                          "Tools can still be called by hand from the server panel.";
         }
         for (int step = 0; model_ && step < settings_.max_steps; ++step) {
             std::string message_id = new_id("msg");
-            ModelReply reply = co_await generate(*session, message_id);
-            add_usage(*session, reply.usage);
+            AnswerSoFar so_far;
+            std::optional<ModelError> failure;
+            ModelReply reply;
+            try {
+                reply = co_await generate(*session, message_id, so_far);
+            } catch (const ModelError& e) {
+                failure = e;
+            }
             ChatMessage assistant;
             assistant.id = message_id;
             assistant.role = Role::assistant;
-            assistant.content = reply.text;
+            assistant.model = session->model;
+            if (failure) {
+                // What the person already read stays, with why it ended.
+                assistant.content = std::move(so_far.text);
+                assistant.reasoning = std::move(so_far.reasoning);
+                if (session->stopped()) {
+                    if (!assistant.content.empty()) {
+                        assistant.ending = "Stopped.";
+                        record(*session, std::move(assistant));
+                    }
+                } else {
+                    state = TurnState::failed;
+                    end.message = failure->what();
+                    end.details = failure->details;
+                    assistant.ending = end.message;
+                    assistant.ending_details = end.details;
+                    assistant.is_error = true;
+                    record(*session, std::move(assistant));
+                    answer_recorded = true;
+                }
+                break;
+            }
+            add_usage(*session, reply.usage);
+            assistant.content = std::move(reply.text);
+            assistant.reasoning = std::move(reply.reasoning);
+            assistant.provider_data = std::move(reply.provider_data);
             assistant.tool_calls = reply.tool_calls;
+            assistant.ending = reply.ending;
+            end.notice = reply.ending;
+            if (!reply.ending.empty() && log_.enabled(LogLevel::info))
+                log_.info("LLM", "answer_ended_short", {{"sessionId", session->id()}, {"requestId", turn_id},
+                                                        {"finishReason", reply.finish_reason}, {"ending", reply.ending}});
             record(*session, std::move(assistant));
             if (reply.tool_calls.empty()) break;
             for (const auto& call : reply.tool_calls) {
@@ -228,30 +278,32 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
             if (session->stopped()) break;
             if (step + 1 == settings_.max_steps) {
                 state = TurnState::failed;
-                message = "The model kept calling tools for " + std::to_string(settings_.max_steps) +
-                          " rounds; the turn was ended there.";
+                end.message = "The model kept calling tools for " + std::to_string(settings_.max_steps) +
+                              " rounds; the turn was ended there. Send a message to let it go on.";
             }
         }
     } catch (const std::exception& e) {
         state = TurnState::failed;
-        message = e.what();
+        end.message = e.what();
     }
     if (session->stopped()) {
         state = TurnState::stopped;
-        message.clear();
-    } else if (state == TurnState::failed && model_ && !message.empty()) {
-        // The seed's fallback answer, so the conversation reads whole.
-        ChatMessage fallback;
-        fallback.id = new_id("msg");
-        fallback.role = Role::assistant;
-        fallback.content = "Sorry, I could not finish this answer: " + message;
-        events_.text(*session, turn_id, fallback.id, fallback.content);
-        record(*session, std::move(fallback));
+        end = {};
+    } else if (state == TurnState::failed && model_ && !answer_recorded) {
+        // The seed's fallback: the failure is part of the conversation, said once.
+        ChatMessage failed;
+        failed.id = new_id("msg");
+        failed.role = Role::assistant;
+        failed.ending = end.message;
+        failed.ending_details = end.details;
+        failed.is_error = true;
+        record(*session, std::move(failed));
     }
+    if (state == TurnState::failed) end.notice.clear();
     // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
     // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;
-    events_.turn(*session, state, turn_id, message);
+    events_.turn(*session, state, turn_id, end);
     if (log_.enabled(LogLevel::info))
         log_.info("Orchestrator", "turn_" + std::string(turn_state_name(state)),
                   {{"sessionId", session->id()}, {"requestId", turn_id}});
@@ -296,16 +348,20 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     ModelRequest request;
     request.system_prompt = json_fields::text(params, "systemPrompt");
     request.history = history;
+    request.model = session->model;
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
         request.max_output_tokens = std::max(1, max->to_number<int>());
     AnswerSink whole_answer;  // the server gets the answer whole
     mcp::CancellationToken not_stopped;  // not the turn's: a sampling request may come outside one
     ModelReply reply = co_await model_->generate(request, not_stopped, whole_answer);
     add_usage(*session, reply.usage);
+    // MCP's stop reasons: endTurn, stopSequence, maxTokens (or the provider's own word).
+    std::string stop_reason = reply.ending == answer_endings::output_limit() ? "maxTokens" : "endTurn";
+    if (!reply.ending.empty() && stop_reason == "endTurn" && !reply.finish_reason.empty()) stop_reason = reply.finish_reason;
     co_return json::object{{"role", "assistant"},
                            {"content", {{"type", "text"}, {"text", reply.text}}},
-                           {"model", model_->settings().model},
-                           {"stopReason", "endTurn"}};
+                           {"model", session->model.empty() ? model_->settings().model : session->model},
+                           {"stopReason", stop_reason}};
 }
 
 asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> session, std::string server,

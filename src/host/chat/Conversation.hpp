@@ -70,7 +70,13 @@ public:
 
 private:
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
-    boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id);
+    /// What an answer showed before it failed or was stopped.
+    struct AnswerSoFar {
+        std::string text;
+        std::string reasoning;
+    };
+    boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id,
+                                               AnswerSoFar& so_far);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
     void record(ChatSession& session, ChatMessage message);
     void add_usage(ChatSession& session, const TokenUsage& usage);

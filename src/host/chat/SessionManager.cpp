@@ -50,6 +50,12 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
 void SessionManager::take_stored(ChatSession& session, StoredSession& stored) {
     session.history = std::move(stored.history);
     session.usage = stored.usage;
+    // The conversation goes on with the model that last answered in it.
+    for (auto it = session.history.rbegin(); it != session.history.rend(); ++it)
+        if (it->role == Role::assistant && !it->model.empty()) {
+            session.model = it->model;
+            break;
+        }
     session.stored_revision = stored.revision;
 }
 

@@ -30,6 +30,14 @@ json::object ChatMessage::to_json() const {
         }
         out["toolCalls"] = std::move(calls);
     }
+    if (role == Role::assistant) {
+        if (!model.empty()) out["model"] = model;
+        if (!reasoning.empty()) out["reasoning"] = reasoning;
+        if (!ending.empty()) out["ending"] = ending;
+        if (!ending_details.empty()) out["endingDetails"] = ending_details;
+        if (is_error) out["isError"] = true;
+        if (!provider_data.empty()) out["providerData"] = provider_data;
+    }
     if (role == Role::tool) {
         out["toolCallId"] = tool_call_id;
         out["toolName"] = tool_name;
@@ -80,6 +88,14 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
                 call.provider_data = data->get_object();
             message.tool_calls.push_back(std::move(call));
         }
+    }
+    if (message.role == Role::assistant) {
+        message.model = text_at(json, "model");
+        message.reasoning = text_at(json, "reasoning");
+        message.ending = text_at(json, "ending");
+        message.ending_details = text_at(json, "endingDetails");
+        if (auto* error = json.if_contains("isError"); error && error->is_bool()) message.is_error = error->get_bool();
+        if (auto* data = json.if_contains("providerData"); data && data->is_object()) message.provider_data = data->get_object();
     }
     if (message.role == Role::tool) {
         message.tool_call_id = text_at(json, "toolCallId");

@@ -37,9 +37,21 @@ struct ChatMessage {
     std::string tool_call_id;          ///< tool: the call it answers
     std::string tool_name;             ///< tool
     boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
-    bool is_error = false;             ///< tool
+    bool is_error = false;             ///< tool: the call failed; assistant: the answer failed
     boost::json::value app;            ///< tool: the MCP App view shown with the result ({url, …}), or null
     std::int64_t created_at = 0;       ///< ms since the epoch
+    /// assistant: the model that wrote it, when the conversation picked one other than the default.
+    std::string model;
+    /// assistant: the model's reasoning, shown folded and kept out of the answer.
+    std::string reasoning;
+    /// assistant: why the answer ended before the model meant it to, in plain words ("The model
+    /// stopped: output limit reached."), or why it failed (with is_error); empty when it ended well.
+    std::string ending;
+    /// assistant: the technical side of `ending` (the provider's status and message), shown folded.
+    std::string ending_details;
+    /// assistant: what the provider needs back verbatim with this message (DeepSeek's
+    /// reasoning_content, Anthropic's signed thinking blocks); never shown.
+    boost::json::object provider_data;
 
     /// What the model reads of a user message: its content, then its context.
     std::string text_for_model() const { return context.empty() ? content : content + "\n\n" + context; }

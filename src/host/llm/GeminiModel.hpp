@@ -3,7 +3,9 @@
 // llm-and-hosts.md §1): only the roles "user" and "model" (tool results go back as
 // functionResponse parts of a user turn), tool schemas as parametersJsonSchema (the legacy
 // `parameters` refuses $schema, additionalProperties, type arrays …), a function call's
-// thoughtSignature echoed back verbatim, and a response that must be an object.
+// thoughtSignature echoed back verbatim, and a response that must be an object. Thought parts are
+// reasoning, not answer; finishReason SAFETY, RECITATION and MAX_TOKENS end the answer with the
+// reason said.
 
 #include "host/llm/LanguageModel.hpp"
 #include "host/llm/ProviderConnections.hpp"
@@ -17,6 +19,7 @@ public:
                                                AnswerSink& sink) override;
     const ModelSettings& settings() const override { return settings_; }
     void close_idle_connections() override { connections_.close_idle(); }
+    boost::asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken cancellation) override;
 
     /// The request body for `request` (public for tests); without the tools when `with_tools` is false.
     boost::json::object request_body(const ModelRequest& request, bool with_tools = true) const;

@@ -40,34 +40,60 @@ struct ModelRequest {
     /// The messages to send, in order (a window onto the session's history, not a copy).
     std::span<const ChatMessage> history;
     ToolList tools;  ///< null or empty: none
-    int max_output_tokens = 4096;
+    /// The most the answer may take, when someone set it (--max-tokens, a sampling request's
+    /// maxTokens); otherwise the provider's own default (which a thinking model needs: a small
+    /// cap leaves it thinking with nothing written).
+    std::optional<int> max_output_tokens;
+    /// The model to ask, when the conversation picked one; empty: the settings' model.
+    std::string model;
 };
 
 struct ModelReply {
     std::string text;
+    /// The model's reasoning (reasoning_content, Gemini's thought parts, Anthropic's thinking):
+    /// shown folded, never part of the answer.
+    std::string reasoning;
+    /// What the provider needs back with this answer next time (see ChatMessage::provider_data).
+    boost::json::object provider_data;
     std::vector<ToolCall> tool_calls;
     TokenUsage usage;
-    std::string finish_reason;
+    std::string finish_reason;  ///< the provider's own word
+    /// Why the answer ended short, in plain words ("The model stopped: output limit reached."),
+    /// or empty when it ended as the model meant.
+    std::string ending;
 };
 
-/// The provider refused or failed. `transient` errors (429, 5xx, a broken connection) are worth
-/// retrying; `retry_after` is what the provider asked for, if it said.
+/// The provider refused or failed. what() says it in plain words, for the person in the chat;
+/// `details` is the technical side (the provider's status and message, the address), shown
+/// folded and logged. `transient` errors (429, 5xx, a broken connection) are worth retrying;
+/// `retry_after` is what the provider asked for, if it said.
 class ModelError : public std::runtime_error {
 public:
-    ModelError(const std::string& message, int status, bool transient,
+    ModelError(const std::string& message, std::string details, int status, bool transient,
                std::optional<std::chrono::milliseconds> retry_after = std::nullopt)
-        : std::runtime_error(message), status(status), transient(transient), retry_after(retry_after) {}
+        : std::runtime_error(message), details(std::move(details)), status(status), transient(transient),
+          retry_after(retry_after) {}
+    ModelError(const std::string& message, int status, bool transient)
+        : ModelError(message, std::string(), status, transient) {}
+    std::string details;
     int status;  ///< HTTP status, 0 when none came
     bool transient;
     std::optional<std::chrono::milliseconds> retry_after;
+    /// A parameter the provider named as unsupported (400), which a retry may leave out.
+    std::string unsupported_parameter;
 };
 
 struct ModelSettings {
-    std::string provider;  ///< "gemini" or "openai"
+    std::string provider;  ///< "gemini", "openai" or "anthropic"
     std::string model;
     std::string api_key;
     std::string base_url;
-    double temperature = 0.7;
+    /// Sent only when set (--temperature): current models refuse anything but their default.
+    std::optional<double> temperature;
+    /// Sent only when set (--max-tokens); Anthropic requires one and gets 8192 otherwise.
+    std::optional<int> max_output_tokens;
+    /// Extended thinking (Anthropic's budget_tokens, Gemini's thinkingBudget), when set.
+    std::optional<int> thinking_budget;
     /// Tools described in the system prompt and called with fenced JSON, for models without
     /// native tool calling.
     bool text_tool_calls = false;
@@ -91,6 +117,14 @@ public:
     virtual ~AnswerSink() = default;
     /// A piece of the answer's text, handed on once per network read.
     virtual void text(std::string_view piece) { (void)piece; }
+    /// A piece of the model's reasoning, handed on the same way.
+    virtual void reasoning(std::string_view piece) { (void)piece; }
+};
+
+/// A model the provider offers (for the page's model picker).
+struct ModelChoice {
+    std::string id;            ///< what requests name
+    std::string display_name;  ///< the provider's friendlier name, or empty
 };
 
 class LanguageModel {
@@ -103,21 +137,24 @@ public:
     virtual const ModelSettings& settings() const = 0;
     /// Closes kept-alive connections that have been idle too long (called once a minute).
     virtual void close_idle_connections() {}
+    /// The models the provider lists. Throws ModelError when it has no list (many local servers).
+    virtual boost::asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken cancellation) = 0;
 };
 
 /// The model for `settings.provider`. Throws std::invalid_argument for an unknown provider.
 std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings);
 
-/// Settings from the environment: GEMINI_API_KEY (GEMINI_MODEL, GEMINI_BASE_URL) or OPENAI_API_KEY
-/// (OPENAI_MODEL, OPENAI_BASE_URL; a base URL alone works for local servers needing no key, like
-/// llama.cpp or Ollama). Nothing when neither is set.
+/// Settings from the environment: GEMINI_API_KEY (GEMINI_MODEL, GEMINI_BASE_URL), else
+/// ANTHROPIC_API_KEY (ANTHROPIC_MODEL, ANTHROPIC_BASE_URL), else OPENAI_API_KEY (OPENAI_MODEL,
+/// OPENAI_BASE_URL; a base URL alone works for local servers needing no key, like llama.cpp or
+/// Ollama). Nothing when none is set.
 std::optional<ModelSettings> model_settings_from_environment();
+
+/// The settings for `provider` with its defaults (key from its variable, model, base URL).
+ModelSettings default_model_settings(const std::string& provider);
 
 /// How a provider's connections are made: its CA, and how long an answer may take to start or go silent.
 mcp::HttpClientOptions provider_http_options(const ModelSettings& settings);
 
-/// HTTP status and body of a failed request as a ModelError: which status is transient, the
-/// provider's own message, and its retry delay (Retry-After, or Gemini's RetryInfo).
-ModelError model_error_from_response(const mcp::HttpResponse& response, std::string_view provider);
 
 }  // namespace mcpkit::host

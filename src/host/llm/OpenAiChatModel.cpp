@@ -1,21 +1,29 @@
 #include "host/llm/OpenAiChatModel.hpp"
 
+#include "host/llm/ModelErrors.hpp"
+#include "host/llm/OpenAiAnswerReader.hpp"
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/StreamingRequest.hpp"
-#include "host/llm/ToolCallAccumulator.hpp"
 
+#include <mcp/JsonFields.hpp>
 #include <mcp/jsonrpc/JsonWriter.hpp>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/url/parse.hpp>
 
 namespace mcpkit::host {
 namespace json = boost::json;
-
-OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(settings)), connections_(provider_http_options(settings_)) {
-    while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
-}
+namespace json_fields = mcp::json_fields;
 
 namespace {
+
+bool is_openai_itself(const std::string& base_url) {
+    auto url = boost::urls::parse_uri(base_url);
+    if (!url) return false;
+    std::string host(url->host());
+    return host == "api.openai.com" || (host.size() > 17 && host.ends_with(".openai.azure.com"));
+}
 
 json::array tool_array(const std::vector<ToolDeclaration>& tools) {
     json::array array;
@@ -33,7 +41,29 @@ void append_member(std::string& out, std::string_view name, std::string_view tex
     mcp::jsonrpc::append_json_string(out, text);
 }
 
-void append_message(std::string& out, const ChatMessage& message) {
+void append_tool_calls(std::string& out, const std::vector<ToolCall>& calls) {
+    out += R"(,"tool_calls":[)";
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const auto& call = calls[i];
+        out += i ? R"(,{"id":)" : R"({"id":)";
+        mcp::jsonrpc::append_json_string(out, call.id);
+        out += R"(,"type":"function","function":{"name":)";
+        mcp::jsonrpc::append_json_string(out, call.name);
+        // OpenAI carries a call's arguments as a string of JSON.
+        append_member(out, "arguments", mcp::jsonrpc::to_json_text(call.arguments));
+        out += '}';
+        // Gemini 3's thought signature, which its compatibility layer wants back with the call.
+        if (auto* extra = call.provider_data.if_contains("extra_content")) {
+            out += R"(,"extra_content":)";
+            mcp::jsonrpc::append_json(out, *extra);
+        }
+        out += '}';
+    }
+    out += ']';
+}
+
+/// `this_turn`: the message follows the last user message (reasoning goes back only then).
+void append_message(std::string& out, const ChatMessage& message, bool this_turn) {
     out += R"({"role":)";
     mcp::jsonrpc::append_json_string(out, role_name(message.role));
     switch (message.role) {
@@ -44,20 +74,11 @@ void append_message(std::string& out, const ChatMessage& message) {
     case Role::assistant:
         if (message.content.empty() && !message.tool_calls.empty()) out += R"(,"content":null)";
         else append_member(out, "content", message.content);
-        if (!message.tool_calls.empty()) {
-            out += R"(,"tool_calls":[)";
-            for (std::size_t i = 0; i < message.tool_calls.size(); ++i) {
-                const auto& call = message.tool_calls[i];
-                out += i ? R"(,{"id":)" : R"({"id":)";
-                mcp::jsonrpc::append_json_string(out, call.id);
-                out += R"(,"type":"function","function":{"name":)";
-                mcp::jsonrpc::append_json_string(out, call.name);
-                // OpenAI carries a call's arguments as a string of JSON.
-                append_member(out, "arguments", mcp::jsonrpc::to_json_text(call.arguments));
-                out += "}}";
-            }
-            out += ']';
-        }
+        // DeepSeek's thinking mode refuses a tool call's follow-up without the reasoning that led
+        // to it; reasoning from earlier turns is left out, as its documentation asks.
+        if (this_turn && message.provider_data.contains("reasoning_content"))
+            append_member(out, "reasoning_content", message.reasoning);
+        if (!message.tool_calls.empty()) append_tool_calls(out, message.tool_calls);
         break;
     case Role::tool:
         append_member(out, "tool_call_id", message.tool_call_id);
@@ -67,20 +88,53 @@ void append_message(std::string& out, const ChatMessage& message) {
     out += '}';
 }
 
+/// An answer that failed before anything was written is shown in the chat, but is nothing the
+/// model said.
+bool sent_to_model(const ChatMessage& message) {
+    return message.role != Role::assistant || !message.content.empty() || !message.tool_calls.empty();
+}
+
 }  // namespace
+
+OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(settings)), connections_(provider_http_options(settings_)) {
+    while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
+    openai_itself_ = is_openai_itself(settings_.base_url);
+}
+
+bool OpenAiChatModel::learn_refusal(const std::string& model, const std::string& parameter) {
+    Refusals& refused = refusals_[model];
+    bool completion_name = refused.completion_tokens_name.value_or(openai_itself_);
+    if (parameter == "max_tokens" && !completion_name) {
+        refused.completion_tokens_name = true;
+        return true;
+    }
+    if (parameter == "max_completion_tokens" && completion_name) {
+        refused.completion_tokens_name = false;
+        return true;
+    }
+    static const std::set<std::string, std::less<>> optional{"temperature", "stream_options", "tool_choice",
+                                                             "max_tokens", "max_completion_tokens"};
+    if (!optional.contains(parameter) || refused.parameters.contains(parameter)) return false;
+    refused.parameters.insert(parameter);
+    return true;
+}
 
 // Written straight as text, not built as a DOM and serialized: it is the larger part of a turn's
 // own work after the model's events, and the tools' part (kilobytes of schemas) is reused as is.
 std::string OpenAiChatModel::request_text(const ModelRequest& request) {
+    const std::string& model = model_of(request);
+    auto found = refusals_.find(model);
+    const Refusals* refused = found == refusals_.end() ? nullptr : &found->second;
+    auto takes = [&](std::string_view parameter) { return !refused || !refused->parameters.contains(parameter); };
     bool with_tools = request.tools && !request.tools->empty();
     if (with_tools && request.tools != cached_tools_) {
         cached_tools_ = request.tools;
-        cached_tools_text_ = ",\"tools\":" + mcp::jsonrpc::to_json_text(tool_array(*request.tools)) + ",\"tool_choice\":\"auto\"";
+        cached_tools_text_ = ",\"tools\":" + mcp::jsonrpc::to_json_text(tool_array(*request.tools));
     }
     std::string text;
     text.reserve(1024 + (with_tools ? cached_tools_text_.size() : 0));
     text += R"({"model":)";
-    mcp::jsonrpc::append_json_string(text, settings_.model);
+    mcp::jsonrpc::append_json_string(text, model);
     text += R"(,"messages":[)";
     bool first = true;
     if (!request.system_prompt.empty()) {
@@ -89,69 +143,99 @@ std::string OpenAiChatModel::request_text(const ModelRequest& request) {
         text += '}';
         first = false;
     }
-    for (const auto& message : request.history) {
+    std::size_t last_user = 0;
+    for (std::size_t i = 0; i < request.history.size(); ++i)
+        if (request.history[i].role == Role::user) last_user = i;
+    for (std::size_t i = 0; i < request.history.size(); ++i) {
+        if (!sent_to_model(request.history[i])) continue;
         if (!first) text += ',';
         first = false;
-        append_message(text, message);
+        append_message(text, request.history[i], i > last_user);
     }
+    text += R"(],"stream":)";
+    text += settings_.stream ? "true" : "false";
     // OpenAI refuses stream_options without a stream.
-    text += settings_.stream ? R"(],"stream":true,"stream_options":{"include_usage":true},"temperature":)"
-                             : R"(],"stream":false,"temperature":)";
-    mcp::jsonrpc::append_json(text, json::value(settings_.temperature));
-    text += R"(,"max_tokens":)";
-    text += std::to_string(request.max_output_tokens);
-    if (with_tools) text += cached_tools_text_;
+    if (settings_.stream && takes("stream_options")) text += R"(,"stream_options":{"include_usage":true})";
+    if (settings_.temperature && takes("temperature")) {
+        text += R"(,"temperature":)";
+        mcp::jsonrpc::append_json(text, json::value(*settings_.temperature));
+    }
+    if (auto limit = request.max_output_tokens ? request.max_output_tokens : settings_.max_output_tokens) {
+        bool completion_name =
+            refused && refused->completion_tokens_name ? *refused->completion_tokens_name : openai_itself_;
+        std::string_view name = completion_name ? "max_completion_tokens" : "max_tokens";
+        if (takes(name)) {
+            text += ",\"";
+            text += name;
+            text += "\":";
+            text += std::to_string(*limit);
+        }
+    }
+    if (with_tools) {
+        text += cached_tools_text_;
+        if (takes("tool_choice")) text += R"(,"tool_choice":"auto")";
+    }
     text += '}';
     return text;
 }
 
 boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest& request, mcp::CancellationToken cancellation,
                                                              AnswerSink& sink) {
-    mcp::HttpRequest post;
-    post.method = "POST";
-    post.url = settings_.base_url + "/chat/completions";
-    post.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
-    if (!settings_.api_key.empty()) post.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
-    post.body = request_text(request);
+    for (int attempt = 0;; ++attempt) {
+        mcp::HttpRequest post;
+        post.method = "POST";
+        post.url = settings_.base_url + "/chat/completions";
+        post.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
+        if (!settings_.api_key.empty()) post.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
+        post.body = request_text(request);
 
-    ModelReply reply;
-    ReadText read_text(sink);
-    ToolCallAccumulator calls;
-    ScratchJson scratch;
-    auto on_event = [&](std::string_view data) {
-        if (data == "[DONE]") return;
-        const json::value* chunk = scratch.parse(data);
-        if (!chunk || !chunk->is_object()) throw ModelError("the model sent an event that is not JSON: " + std::string(data.substr(0, 200)), 0, true);
-        const auto& object = chunk->get_object();
-        if (auto* error = object.if_contains("error"))
-            throw ModelError("the model failed mid-answer: " + json::serialize(*error), 0, true);
-        if (auto* usage = object.if_contains("usage"); usage && usage->is_object())
-            reply.usage = token_usage_from(usage->get_object(), "prompt_tokens", "completion_tokens", "total_tokens");
-        // vLLM ends with choices: null, OpenAI's usage chunk has choices: [].
-        auto* choices = object.if_contains("choices");
-        if (!choices || !choices->is_array()) return;
-        for (const auto& choice_value : choices->get_array()) {
-            if (!choice_value.is_object()) continue;
-            const auto& choice = choice_value.get_object();
-            if (auto* reason = choice.if_contains("finish_reason"); reason && reason->is_string())
-                reply.finish_reason = std::string(reason->get_string());
-            auto* delta_value = choice.if_contains("delta");
-            if (!delta_value) delta_value = choice.if_contains("message");  // a non-streamed answer
-            if (!delta_value || !delta_value->is_object()) continue;
-            const auto& delta = delta_value->get_object();
-            if (auto* content = delta.if_contains("content"); content && content->is_string() && !content->get_string().empty()) {
-                reply.text += content->get_string();
-                read_text.add(content->get_string());
-            }
-            if (auto* tool_calls = delta.if_contains("tool_calls"); tool_calls && tool_calls->is_array())
-                for (const auto& item : tool_calls->get_array())
-                    if (item.is_object()) calls.add(item.get_object());
+        ModelReply reply;
+        StreamedAnswer answer(sink, reply);
+        OpenAiAnswerReader reader(reply, answer);
+        ScratchJson scratch;
+        EventHandler on_event = [&](std::string_view, std::string_view data) {
+            if (data == "[DONE]") return;
+            const json::value* chunk = scratch.parse(data);
+            if (!chunk || !chunk->is_object()) throw unreadable_event_error("openai", data);
+            reader.read(chunk->get_object());
+        };
+        std::string unsupported;
+        try {
+            co_await stream_events(connections_, std::move(post), cancellation, "openai", on_event, answer);
+        } catch (const ModelError& e) {
+            // A parameter the server names as unsupported is left out and the request sent once
+            // more (the refusal came before any text).
+            if (attempt > 0 || e.unsupported_parameter.empty() || !learn_refusal(model_of(request), e.unsupported_parameter))
+                throw;
+            unsupported = e.unsupported_parameter;
         }
+        if (!unsupported.empty()) continue;
+        reader.finish();
+        if (!answer.heard) throw empty_answer_error("openai");
+        co_return reply;
+    }
+}
+
+boost::asio::awaitable<std::vector<ModelChoice>> OpenAiChatModel::list_models(mcp::CancellationToken cancellation) {
+    mcp::HttpRequest get;
+    get.method = "GET";
+    get.url = settings_.base_url + "/models";
+    if (!settings_.api_key.empty()) get.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
+    ModelReply unused;
+    AnswerSink quiet;
+    StreamedAnswer answer(quiet, unused);
+    std::vector<ModelChoice> models;
+    EventHandler on_body = [&](std::string_view, std::string_view data) {
+        boost::system::error_code ec;
+        json::value list = json::parse(data, ec);
+        auto* items = !ec && list.is_object() ? list.get_object().if_contains("data") : nullptr;
+        if (!items || !items->is_array()) return;
+        for (const auto& item : items->get_array())
+            if (item.is_object())
+                if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty()) models.push_back({id, {}});
     };
-    std::function<void(std::string_view)> handler = on_event;
-    co_await stream_events(connections_, std::move(post), cancellation, "openai", handler, read_text);
-    reply.tool_calls = calls.finish();
-    co_return reply;
+    co_await stream_events(connections_, std::move(get), cancellation, "openai", on_body, answer);
+    co_return models;
 }
 
 }  // namespace mcpkit::host

@@ -1,11 +1,20 @@
 #include "host/llm/ScratchJson.hpp"
 
+#include "host/llm/SurrogateHalves.hpp"
+
 namespace mcpkit::host {
 namespace json = boost::json;
 
 ScratchJson::ScratchJson() : memory_(initial_, sizeof initial_), parser_(json::storage_ptr(), json::parse_options{.max_depth = 64}) {}
 
 const json::value* ScratchJson::parse(std::string_view text) {
+    if (const json::value* document = parse_once(text)) return document;
+    // A gateway may cut a character between its UTF-16 halves (see SurrogateHalves.hpp).
+    if (!mend_lone_surrogates(text, mended_)) return nullptr;
+    return parse_once(mended_);
+}
+
+const json::value* ScratchJson::parse_once(std::string_view text) {
     document_.reset();  // trivial: nothing in the buffer is freed one by one
     memory_.release();
     parser_.reset(json::storage_ptr(&memory_));

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mcpkit::host {
@@ -23,10 +24,13 @@ public:
     ScratchJson(const ScratchJson&) = delete;
     ScratchJson& operator=(const ScratchJson&) = delete;
 
-    /// The document, valid until the next call; nullptr when `text` is not one JSON value.
+    /// The document, valid until the next call; nullptr when `text` is not one JSON value. A lone
+    /// surrogate escape is accepted, as a stand-in that SurrogateJoiner turns back into text.
     const boost::json::value* parse(std::string_view text);
 
 private:
+    const boost::json::value* parse_once(std::string_view text);
+    std::string mended_;
     alignas(std::max_align_t) unsigned char initial_[4096];
     boost::json::monotonic_resource memory_;
     boost::json::parser parser_;

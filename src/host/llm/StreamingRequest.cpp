@@ -1,7 +1,10 @@
 #include "host/llm/StreamingRequest.hpp"
 
+#include "host/llm/ModelErrors.hpp"
+
 #include <mcp/transport/SseParser.hpp>
 
+#include <boost/beast/core/string.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -13,25 +16,64 @@ constexpr std::size_t max_whole_answer = 16u << 20;
 
 /// A 200 answer that held no events: one JSON object (an answer asked for whole, or from a server
 /// that ignores "stream"), or an array of them (Gemini's stream without alt=sse), each handed over
-/// as an event's data would be.
-void handle_whole_answer(std::string_view body, const std::function<void(std::string_view)>& on_event) {
+/// as an event's data would be. False when the body is not JSON (or is empty).
+bool handle_whole_answer(std::string_view body, const EventHandler& on_event) {
     boost::system::error_code ec;
     boost::json::value answer = boost::json::parse(body, ec);
-    if (ec) return;  // no events and no JSON: an empty answer (a stream of comments, say)
+    if (ec) return false;
     if (answer.is_array()) {
-        for (const auto& item : answer.get_array()) on_event(boost::json::serialize(item));
-        return;
+        for (const auto& item : answer.get_array()) on_event("message", boost::json::serialize(item));
+        return !answer.get_array().empty();
     }
-    on_event(body);
+    on_event("message", body);
+    return true;
 }
 
 }  // namespace
 
+void StreamedAnswer::add_text(std::string_view piece) {
+    heard = true;
+    std::string_view joined = text_joiner_.join(piece);
+    reply_.text += joined;
+    unsent_text_ += joined;
+}
+
+void StreamedAnswer::add_reasoning(std::string_view piece) {
+    heard = true;
+    std::string_view joined = reasoning_joiner_.join(piece);
+    reply_.reasoning += joined;
+    unsent_reasoning_ += joined;
+}
+
+void StreamedAnswer::flush() {
+    if (!unsent_reasoning_.empty()) {
+        sink_.reasoning(unsent_reasoning_);
+        unsent_reasoning_.clear();
+    }
+    if (!unsent_text_.empty()) {
+        sink_.text(unsent_text_);
+        unsent_text_.clear();
+    }
+}
+
+void StreamedAnswer::finish() {
+    std::string_view text = text_joiner_.finish();
+    reply_.text += text;
+    unsent_text_ += text;
+    std::string_view reasoning = reasoning_joiner_.finish();
+    reply_.reasoning += reasoning;
+    unsent_reasoning_ += reasoning;
+    flush();
+}
+
 boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
                                            mcp::CancellationToken cancellation, std::string_view provider,
-                                           const std::function<void(std::string_view)>& on_event, ReadText& text) {
+                                           const EventHandler& on_event, StreamedAnswer& answer) {
     // Stopped before the request went out (while a prompt or resource was fetched): not sent.
-    if (cancellation.cancelled()) throw ModelError("stopped: " + cancellation.reason(), 0, false);
+    if (cancellation.cancelled()) throw ModelError("Stopped.", cancellation.reason(), 0, false);
+    // A gateway that compresses the stream would otherwise hand the parser gzip (the client
+    // does not decode it, and a stream held back until it can be decoded is no stream).
+    request.headers.emplace_back("Accept-Encoding", "identity");
     // An event past 8 MiB is a stream that never ends its event.
     mcp::SseParser events(8u << 20);
     // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server
@@ -40,12 +82,12 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
     bool streaming = false;
     std::function<void(mcp::SseEvent&)> on_data = [&](mcp::SseEvent& event) {
         streaming = true;
-        on_event(event.data);
+        on_event(event.type, event.data);
     };
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
         if (!streaming && head_of_body.size() + bytes.size() <= max_whole_answer) head_of_body.append(bytes);
         events.feed(bytes, on_data);
-        text.flush();
+        answer.flush();
     };
     mcp::HttpResponse response;
     std::string broken;
@@ -54,15 +96,21 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
     } catch (const mcp::HttpError& e) {
         broken = e.what();
     }
-    if (cancellation.cancelled()) throw ModelError("stopped: " + cancellation.reason(), 0, false);
-    if (!broken.empty()) throw ModelError(std::string(provider) + "'s stream broke off: " + broken, 0, true);
+    if (cancellation.cancelled()) throw ModelError("Stopped.", cancellation.reason(), 0, false);
+    if (!broken.empty()) throw connection_error(provider, broken);
     if (response.status != 200) {
         response.body = std::move(head_of_body);
         throw model_error_from_response(response, provider);
     }
+    if (auto encoding = response.header("Content-Encoding");
+        encoding && !encoding->empty() && !boost::beast::iequals(*encoding, "identity"))
+        throw ModelError(provider_title(provider) + " sent a compressed answer the host cannot read.",
+                         std::string(provider) + " answered with Content-Encoding: " + std::string(*encoding) +
+                             " though the request asked for identity",
+                         0, false);
     events.finish(on_data);  // some servers end without the last blank line
-    if (!streaming) handle_whole_answer(head_of_body, on_event);
-    text.flush();
+    if (!streaming && !handle_whole_answer(head_of_body, on_event)) throw empty_answer_error(provider);
+    answer.finish();
 }
 
 }  // namespace mcpkit::host

@@ -6,29 +6,39 @@
 
 #include "host/llm/LanguageModel.hpp"
 #include "host/llm/ProviderConnections.hpp"
+#include "host/llm/SurrogateHalves.hpp"
 
 namespace mcpkit::host {
 
-/// The answer's text as the events give it, handed on once per network read.
-class ReadText {
+/// The answer as its events give it: text and reasoning added to the reply (a character split
+/// between events put together again) and handed on to the sink once per network read.
+class StreamedAnswer {
 public:
-    explicit ReadText(AnswerSink& sink) : sink_(sink) {}
-    void add(std::string_view piece) { unsent_ += piece; }
+    StreamedAnswer(AnswerSink& sink, ModelReply& reply) : sink_(sink), reply_(reply) {}
+    void add_text(std::string_view piece);
+    void add_reasoning(std::string_view piece);
     /// Hands on what was added since the last time, if anything.
-    void flush() {
-        if (unsent_.empty()) return;
-        sink_.text(unsent_);
-        unsent_.clear();
-    }
+    void flush();
+    /// The end of the stream: a half character left alone is shown as U+FFFD.
+    void finish();
+    /// True once an event carried anything at all (text, reasoning, a call, a finish reason).
+    bool heard = false;
 
 private:
     AnswerSink& sink_;
-    std::string unsent_;
+    ModelReply& reply_;
+    SurrogateJoiner text_joiner_;
+    SurrogateJoiner reasoning_joiner_;
+    std::string unsent_text_;
+    std::string unsent_reasoning_;
 };
 
-/// `on_event` gets each event's data and adds the text it carries to `text`.
+/// `on_event` gets each event's name (empty for plain `data:` events) and data.
+using EventHandler = std::function<void(std::string_view name, std::string_view data)>;
+
+/// Throws ModelError for a refusal, a broken or empty stream, or a stop.
 boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
                                            mcp::CancellationToken cancellation, std::string_view provider,
-                                           const std::function<void(std::string_view data)>& on_event, ReadText& text);
+                                           const EventHandler& on_event, StreamedAnswer& answer);
 
 }  // namespace mcpkit::host

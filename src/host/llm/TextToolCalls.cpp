@@ -3,8 +3,80 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <optional>
+
 namespace mcpkit::host {
 namespace json = boost::json;
+
+namespace {
+
+/// The call a fenced block's body holds, if it is one: an object with a string "tool".
+std::optional<ToolCall> call_in_block(std::string_view body) {
+    boost::system::error_code ec;
+    json::value parsed = json::parse(body, ec);
+    const json::object* object = !ec && parsed.is_object() ? &parsed.get_object() : nullptr;
+    const json::value* tool = object ? object->if_contains("tool") : nullptr;
+    if (!tool || !tool->is_string()) return std::nullopt;
+    ToolCall call;
+    call.id = new_id("call");
+    call.name = std::string(tool->get_string());
+    if (auto* arguments = object->if_contains("arguments"); arguments && arguments->is_object())
+        call.arguments = arguments->get_object();
+    else if (arguments && !arguments->is_null())
+        call.arguments_error = "\"arguments\" must be a JSON object";
+    return call;
+}
+
+/// The answer's text as the person sees it: a fenced block that is a tool call is the host's
+/// business, not text. Text is passed on until a fence opens; the block is then held until it
+/// closes, and dropped if it is a call.
+class FencedCallFilter : public AnswerSink {
+public:
+    explicit FencedCallFilter(AnswerSink& outer) : outer_(outer) {}
+    void text(std::string_view piece) override {
+        pending_ += piece;
+        release(false);
+    }
+    void reasoning(std::string_view piece) override { outer_.reasoning(piece); }
+    /// The end of the answer: what is held (an unclosed block, a lone backtick) is text after all.
+    void finish() { release(true); }
+
+private:
+    void release(bool end) {
+        std::string shown;
+        while (true) {
+            auto open = pending_.find("```");
+            if (open == std::string::npos) {
+                // One or two backticks at the end may be the start of a fence.
+                std::size_t held = 0;
+                while (!end && held < 2 && held < pending_.size() && pending_[pending_.size() - 1 - held] == '`') ++held;
+                shown.append(pending_, 0, pending_.size() - held);
+                pending_.erase(0, pending_.size() - held);
+                break;
+            }
+            shown.append(pending_, 0, open);
+            pending_.erase(0, open);
+            auto body_start = pending_.find('\n');
+            auto close = body_start == std::string::npos ? std::string::npos : pending_.find("```", body_start);
+            if (close == std::string::npos) {
+                if (end) {
+                    shown += pending_;
+                    pending_.clear();
+                }
+                break;
+            }
+            if (!call_in_block(std::string_view(pending_).substr(body_start + 1, close - body_start - 1)))
+                shown.append(pending_, 0, close + 3);
+            pending_.erase(0, close + 3);
+        }
+        if (!shown.empty()) outer_.text(shown);
+    }
+
+    AnswerSink& outer_;
+    std::string pending_;
+};
+
+}  // namespace
 
 std::vector<ToolCall> extract_text_tool_calls(std::string& text) {
     std::vector<ToolCall> calls;
@@ -16,23 +88,12 @@ std::vector<ToolCall> extract_text_tool_calls(std::string& text) {
         if (body_start == std::string::npos) break;
         auto close = text.find("```", body_start);
         if (close == std::string::npos) break;
-        std::string_view body(text.data() + body_start + 1, close - body_start - 1);
-        boost::system::error_code ec;
-        json::value parsed = json::parse(body, ec);
-        const json::object* object = !ec && parsed.is_object() ? &parsed.get_object() : nullptr;
-        const json::value* tool = object ? object->if_contains("tool") : nullptr;
-        if (!tool || !tool->is_string()) {
+        auto call = call_in_block(std::string_view(text.data() + body_start + 1, close - body_start - 1));
+        if (!call) {
             search = close + 3;
             continue;
         }
-        ToolCall call;
-        call.id = new_id("call");
-        call.name = std::string(tool->get_string());
-        if (auto* arguments = object->if_contains("arguments"); arguments && arguments->is_object())
-            call.arguments = arguments->get_object();
-        else if (arguments && !arguments->is_null())
-            call.arguments_error = "\"arguments\" must be a JSON object";
-        calls.push_back(std::move(call));
+        calls.push_back(std::move(*call));
         text.erase(open, close + 3 - open);
         search = open;
     }
@@ -76,11 +137,17 @@ public:
         ModelRequest plain;
         plain.history = history;
         plain.max_output_tokens = request.max_output_tokens;
+        plain.model = request.model;
         plain.system_prompt = request.system_prompt;
         if (request.tools && !request.tools->empty()) plain.system_prompt += "\n\n" + text_tool_prompt(*request.tools);
-        ModelReply reply = co_await inner_->generate(plain, std::move(cancellation), sink);
+        FencedCallFilter shown(sink);
+        ModelReply reply = co_await inner_->generate(plain, std::move(cancellation), shown);
+        shown.finish();
         reply.tool_calls = extract_text_tool_calls(reply.text);
         co_return reply;
+    }
+    boost::asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken cancellation) override {
+        return inner_->list_models(std::move(cancellation));
     }
     const ModelSettings& settings() const override { return inner_->settings(); }
     void close_idle_connections() override { inner_->close_idle_connections(); }

@@ -1,5 +1,7 @@
 #include "host/llm/ToolCallAccumulator.hpp"
 
+#include "host/llm/SurrogateHalves.hpp"
+
 #include <mcp/JsonFields.hpp>
 
 #include <boost/json/parse.hpp>
@@ -25,19 +27,22 @@ ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& de
             if (!id.empty() && !it->id.empty() && id != it->id) break;
             return *it;
         }
-        calls_.push_back({index, {}, {}, {}});
+        calls_.push_back({index, {}, {}, {}, {}});
         return calls_.back();
     }
     // No index: an id or a name begins a call, unless it repeats the last call's.
     bool starts = calls_.empty() || (!id.empty() && id != calls_.back().id) ||
                   (id.empty() && !name.empty() && !calls_.back().name.empty());
-    if (starts) calls_.push_back({std::nullopt, {}, {}, {}});
+    if (starts) calls_.push_back({std::nullopt, {}, {}, {}, {}});
     return calls_.back();
 }
 
 void ToolCallAccumulator::add(const json::object& delta) {
     Partial& call = target(delta);
     if (std::string id = json_fields::text(delta, "id"); !id.empty()) call.id = id;
+    // Assigned, so copied out of the event's scratch memory.
+    if (auto* extra = delta.if_contains("extra_content"); extra && extra->is_object())
+        call.provider_data["extra_content"] = *extra;
     if (auto* function = delta.if_contains("function"); function && function->is_object()) {
         const auto& object = function->get_object();
         if (std::string name = json_fields::text(object, "name"); !name.empty()) call.name = name;
@@ -55,6 +60,8 @@ std::vector<ToolCall> ToolCallAccumulator::finish() {
         ToolCall call;
         call.id = partial.id.empty() ? new_id("call") : partial.id;  // unique across turns, not call_1 each time
         call.name = partial.name;
+        call.provider_data = std::move(partial.provider_data);
+        join_surrogate_halves(partial.arguments);
         std::string_view text = partial.arguments;
         while (!text.empty() && (text.front() == ' ' || text.front() == '\n')) text.remove_prefix(1);
         if (!text.empty()) {

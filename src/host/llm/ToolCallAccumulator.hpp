@@ -8,7 +8,9 @@
 // - `index` 0 for every parallel call (Ollama): a new id under an index that already has one
 //   starts a new call;
 // - the whole call in one delta (Ollama), or no id (old llama.cpp): ids are made up.
-// Arguments are parsed once at the end; text that is not a JSON object becomes the call's
+// Gemini 3 through its OpenAI-compatible endpoint adds `extra_content` (the thought signature),
+// which goes back with the call. Arguments are parsed once at the end (a character split between
+// two fragments' escapes joined first); text that is not a JSON object becomes the call's
 // arguments_error, for the model to read back, instead of an exception.
 
 #include "host/history/ChatMessage.hpp"
@@ -35,6 +37,7 @@ private:
         std::string id;
         std::string name;
         std::string arguments;
+        boost::json::object provider_data;
     };
     Partial& target(const boost::json::object& delta);
     std::vector<Partial> calls_;

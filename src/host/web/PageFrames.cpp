@@ -74,8 +74,8 @@ private:
 
 // ---- What a conversation reports ------------------------------------------------------------
 
-void PageFrames::turn(ChatSession& session, TurnState state, const std::string& turn_id, const std::string& message) {
-    session.broadcast(turn_frame(state, turn_id, message));
+void PageFrames::turn(ChatSession& session, TurnState state, const std::string& turn_id, const TurnEnd& end) {
+    session.broadcast(turn_frame(state, turn_id, end));
 }
 
 void PageFrames::user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) {
@@ -85,6 +85,22 @@ void PageFrames::user_message(ChatSession& session, const std::string& turn_id, 
 void PageFrames::text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
                       std::string_view piece) {
     session.broadcast(FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+}
+
+void PageFrames::reasoning(ChatSession& session, const std::string& turn_id, const std::string& message_id,
+                           std::string_view piece) {
+    session.broadcast(
+        FrameText("reasoning").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+}
+
+void PageFrames::retrying(ChatSession& session, const std::string& turn_id, const RetryNotice& notice) {
+    session.broadcast(FrameText("retrying")
+                          .text("turnId", turn_id)
+                          .number("attempt", notice.attempt)
+                          .number("attempts", notice.attempts)
+                          .number("delayMs", notice.delay.count())
+                          .text("reason", notice.reason)
+                          .finish());
 }
 
 void PageFrames::tool_started(ChatSession& session, const ToolCard& card, const json::object& arguments) {
@@ -155,8 +171,28 @@ Frame PageFrames::usage_frame(const TokenUsage& total) {
         .finish();
 }
 
-Frame PageFrames::turn_frame(TurnState state, const std::string& turn_id, const std::string& message) {
-    return FrameText("turn").text("state", turn_state_name(state)).text("turnId", turn_id).optional_text("message", message).finish();
+Frame PageFrames::turn_frame(TurnState state, const std::string& turn_id, const TurnEnd& end) {
+    return FrameText("turn")
+        .text("state", turn_state_name(state))
+        .text("turnId", turn_id)
+        .optional_text("message", end.message)
+        .optional_text("details", end.details)
+        .optional_text("notice", end.notice)
+        .finish();
+}
+
+Frame PageFrames::model(const std::string& model, const std::string& default_model) {
+    return FrameText("model").text("model", model).text("default", default_model).finish();
+}
+
+Frame PageFrames::models(const std::string& request_id, const std::vector<ModelChoice>& models, const std::string& error) {
+    json::array list;
+    for (const auto& model : models) {
+        json::object item{{"id", model.id}};
+        if (!model.display_name.empty()) item["displayName"] = model.display_name;
+        list.push_back(std::move(item));
+    }
+    return FrameText("models").text("requestId", request_id).json("models", list).optional_text("error", error).finish();
 }
 
 Frame PageFrames::question(const Question& question) {

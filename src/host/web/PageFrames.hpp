@@ -12,6 +12,7 @@
 #include "host/chat/ToolRunner.hpp"
 #include "host/history/ChatMessage.hpp"
 #include "host/history/TokenUsage.hpp"
+#include "host/llm/LanguageModel.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -23,18 +24,19 @@
 
 namespace mcpkit::host {
 
-class LanguageModel;
-
 /// One frame, serialized once for every page that gets it.
 using Frame = std::shared_ptr<const std::string>;
 
 class PageFrames final : public ChatEvents {
 public:
     // What a conversation reports, to every page of its session.
-    void turn(ChatSession& session, TurnState state, const std::string& turn_id, const std::string& message) override;
+    void turn(ChatSession& session, TurnState state, const std::string& turn_id, const TurnEnd& end) override;
     void user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) override;
     void text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
               std::string_view piece) override;
+    void reasoning(ChatSession& session, const std::string& turn_id, const std::string& message_id,
+                   std::string_view piece) override;
+    void retrying(ChatSession& session, const std::string& turn_id, const RetryNotice& notice) override;
     void tool_started(ChatSession& session, const ToolCard& card, const boost::json::object& arguments) override;
     void tool_progress(ChatSession& session, const std::string& call_id, double progress, std::optional<double> total,
                        const std::string& message) override;
@@ -49,7 +51,9 @@ public:
     /// `messages`: the history as ChatMessage JSON (views the host no longer serves left out).
     static Frame history(boost::json::array messages);
     static Frame usage_frame(const TokenUsage& total);
-    static Frame turn_frame(TurnState state, const std::string& turn_id, const std::string& message);
+    static Frame turn_frame(TurnState state, const std::string& turn_id, const TurnEnd& end);
+    /// The model the session talks to (`model`), and the host's default.
+    static Frame model(const std::string& model, const std::string& default_model);
     static Frame question(const Question& question);
 
     // Every session.
@@ -64,6 +68,8 @@ public:
     /// An MCP App view's request answered: `result`, or `error` ({code, message}) when not empty.
     static Frame app_response(const std::string& request_id, const boost::json::value& result,
                               const boost::json::object& error);
+    /// The provider's models for the picker, or why there is no list (`error` not empty).
+    static Frame models(const std::string& request_id, const std::vector<ModelChoice>& models, const std::string& error);
     static Frame error(const std::string& message, const std::string& request_id = {});
 };
 

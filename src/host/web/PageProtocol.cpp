@@ -8,9 +8,14 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <mcp/JsonFields.hpp>
+
+#include <cctype>
+
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
+namespace json_fields = mcp::json_fields;
 
 namespace {
 
@@ -107,6 +112,9 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     if (!servers_text_) servers_text_ = servers_frame();
     page->send(servers_text_);
     page->send(PageFrames::usage_frame(session->usage));
+    if (LanguageModel* model = conversation_.model())
+        page->send(PageFrames::model(session->model.empty() ? model->settings().model : session->model,
+                                     model->settings().model));
     if (session->turn_running) page->send(PageFrames::turn_frame(TurnState::started, session->turn_id, {}));
     for (const auto& [id, question] : session->questions) page->send(PageFrames::question(question));
 }
@@ -221,6 +229,21 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         fields.object("params");
         if (method == "ui/update-model-context") update_view_context(*client, *session, payload);
         else asio::co_spawn(executor_, app_request(client, session, payload), asio::detached);
+    } else if (type == "list_models") {
+        fields.text("requestId");
+        asio::co_spawn(executor_, list_models(client, payload), asio::detached);
+    } else if (type == "set_model") {
+        LanguageModel* model = conversation_.model();
+        if (!model) throw std::invalid_argument("no LLM is configured, so there is no model to pick");
+        std::string name = fields.text("model", false);
+        // It becomes part of the provider's URL (Gemini) or body: a name, not a path.
+        bool plain = name.size() <= 200 && name.find("..") == std::string::npos;
+        for (char c : name)
+            plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._:/@+-").find(c) != std::string_view::npos);
+        if (!plain) fields.fail("model", "must be a model name (letters, digits and . _ : / @ + -, at most 200)");
+        const std::string& default_model = model->settings().model;
+        session->model = name == default_model ? std::string() : name;
+        session->broadcast(PageFrames::model(name.empty() ? default_model : name, default_model));
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
@@ -228,8 +251,30 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else {
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
-                                    "get_prompt, read_resource, app_request or clear");
+                                    "get_prompt, read_resource, app_request, list_models, set_model or clear");
     }
+}
+
+asio::awaitable<void> PageProtocol::list_models(std::shared_ptr<WebSocketClient> client, json::object payload) {
+    std::string request_id = json_fields::text(payload, "requestId");
+    std::vector<ModelChoice> models;
+    std::string error;
+    LanguageModel* model = conversation_.model();
+    if (!model) {
+        error = "No LLM is configured.";
+    } else {
+        try {
+            mcp::CancellationToken never;
+            models = co_await model->list_models(never);
+        } catch (const ModelError& e) {
+            // Many local servers have no list: the configured name still works.
+            error = std::string(e.what()) + " The configured model (" + model->settings().model + ") still works.";
+            log_.info("LLM", "models_unlisted", {{"error", e.what()}, {"details", e.details}});
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    }
+    client->send(PageFrames::models(request_id, models, error));
 }
 
 void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& client, ChatSession& session,

@@ -50,6 +50,7 @@ private:
                                            boost::json::object payload);
     boost::asio::awaitable<void> get_prompt(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
     boost::asio::awaitable<void> read_resource(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
+    boost::asio::awaitable<void> list_models(std::shared_ptr<WebSocketClient> client, boost::json::object payload);
     /// ui/update-model-context from a view: kept in the session for the next user message.
     void update_view_context(WebSocketClient& client, ChatSession& session, const boost::json::object& payload);
     boost::asio::awaitable<void> app_request(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,

@@ -143,7 +143,7 @@ TEST(GeminiRequest, RolesUserAndModelOnlyResultsInOneUserTurnSignaturesEchoed) {
 }
 
 TEST(OpenAiRequest, ToolResultsAnswerTheirCallsAndArgumentsAreStrings) {
-    OpenAiChatModel model({.provider = "openai", .model = "m", .api_key = "k", .base_url = "http://x/v1"});
+    OpenAiChatModel model({.provider = "openai", .model = "m", .api_key = "k", .base_url = "http://x/v1", .temperature = 0.7});
     auto history = tool_round();
     ModelRequest request;
     request.system_prompt = "be brief";

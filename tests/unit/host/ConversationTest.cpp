@@ -72,6 +72,9 @@ public:
         co_return reply;
     }
     const ModelSettings& settings() const override { return settings_; }
+    asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken) override {
+        co_return std::vector<ModelChoice>{{"scripted", "Scripted"}};
+    }
     ModelSettings settings_{.provider = "openai", .model = "scripted"};
 };
 
@@ -84,8 +87,16 @@ public:
     std::function<std::optional<json::object>(const Question&)> answer;
     std::function<void(ChatSession&)> on_text;
 
-    void turn(ChatSession&, TurnState state, const std::string&, const std::string& message) override {
-        said.push_back("turn " + std::string(turn_state_name(state)) + (message.empty() ? "" : ": " + message));
+    void turn(ChatSession&, TurnState state, const std::string&, const TurnEnd& end) override {
+        said.push_back("turn " + std::string(turn_state_name(state)) + (end.message.empty() ? "" : ": " + end.message) +
+                       (end.notice.empty() ? "" : " (" + end.notice + ")"));
+    }
+    void reasoning(ChatSession&, const std::string&, const std::string&, std::string_view piece) override {
+        said.push_back("reasoning " + std::string(piece));
+    }
+    void retrying(ChatSession&, const std::string&, const RetryNotice& notice) override {
+        said.push_back("retrying " + std::to_string(notice.attempt) + " of " + std::to_string(notice.attempts) + " in " +
+                       std::to_string(notice.delay.count()) + " ms: " + notice.reason);
     }
     void user_message(ChatSession&, const std::string&, const ChatMessage& message) override {
         said.push_back("user " + message.content);
@@ -292,7 +303,10 @@ TEST_F(ConversationTest, StopMidStreamEndsTheTurnStoppedWithNoFallbackAnswer) {
     };
     run([&]() -> asio::awaitable<void> { co_await turn("Hi"); });
     EXPECT_EQ(events.said, (std::vector<std::string>{"turn started", "user Hi", "text Hel", "turn stopped"}));
-    ASSERT_EQ(session->history.size(), 1u) << "no 'Sorry, I could not finish' after a Stop";
+    ASSERT_EQ(session->history.size(), 2u);
+    EXPECT_EQ(session->history[1].content, "Hel") << "what the person read stays";
+    EXPECT_EQ(session->history[1].ending, "Stopped.");
+    EXPECT_FALSE(session->history[1].is_error) << "a Stop is no failure";
     EXPECT_FALSE(session->turn_running);
 }
 

@@ -95,13 +95,17 @@ TEST_F(PageFramesTest, QuestionsNameWhatChangedAndCloseWithAReason) {
 }
 
 TEST_F(PageFramesTest, TurnsTextAndFlushGoToEveryTab) {
-    frames.turn(session, TurnState::started, "turn_1", "");
+    frames.turn(session, TurnState::started, "turn_1", {});
     frames.text(session, "turn_1", "msg_1", "Hel");
     frames.flush(session);
-    frames.turn(session, TurnState::failed, "turn_1", "the model is down");
+    frames.turn(session, TurnState::failed, "turn_1", {"The model is down.", "openai answered 503", ""});
     EXPECT_EQ(page->frames[0].at("payload"), (json::object{{"state", "started"}, {"turnId", "turn_1"}}));
     EXPECT_EQ(page->frames[1].at("payload"), (json::object{{"content", "Hel"}, {"turnId", "turn_1"}, {"messageId", "msg_1"}}));
-    EXPECT_EQ(page->frames[2].at("payload").at("message"), "the model is down");
+    EXPECT_EQ(page->frames[2].at("payload"), (json::object{{"state", "failed"},
+                                                           {"turnId", "turn_1"},
+                                                           {"message", "The model is down."},
+                                                           {"details", "openai answered 503"}}))
+        << "the failure in plain words once, its details apart";
     EXPECT_EQ(page->flushes, 1);
     EXPECT_EQ(other_tab->flushes, 1);
 }

@@ -1,0 +1,170 @@
+#include "host/llm/AnthropicModel.hpp"
+
+#include "host/llm/AnthropicAnswerReader.hpp"
+#include "host/llm/ModelErrors.hpp"
+#include "host/llm/ScratchJson.hpp"
+#include "host/llm/StreamingRequest.hpp"
+
+#include <mcp/JsonFields.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cctype>
+
+namespace mcpkit::host {
+namespace json = boost::json;
+namespace json_fields = mcp::json_fields;
+
+namespace {
+
+/// Anthropic requires an output limit; this is the one used when none is configured.
+constexpr int default_max_tokens = 8192;
+
+json::array tool_array(const std::vector<ToolDeclaration>& tools) {
+    json::array array;
+    for (const auto& tool : tools) {
+        json::object schema = tool.input_schema;
+        if (!schema.contains("type")) schema["type"] = "object";
+        array.push_back({{"name", tool.name}, {"description", tool.description}, {"input_schema", std::move(schema)}});
+    }
+    return array;
+}
+
+/// The messages in Anthropic's shape: consecutive tool results are the blocks of one user message,
+/// right after the assistant message whose calls they answer.
+json::array messages_of(std::span<const ChatMessage> history) {
+    json::array messages;
+    auto user_blocks = [&]() -> json::array& {
+        if (messages.empty() || messages.back().as_object()["role"].as_string() != "user")
+            messages.push_back({{"role", "user"}, {"content", json::array{}}});
+        return messages.back().as_object()["content"].as_array();
+    };
+    for (const auto& message : history) {
+        switch (message.role) {
+        case Role::user: {
+            std::string text = message.text_for_model();
+            user_blocks().push_back({{"type", "text"}, {"text", text.empty() ? std::string("(empty message)") : text}});
+            break;
+        }
+        case Role::assistant: {
+            json::array content;
+            bool said = !message.content.empty() || !message.tool_calls.empty();
+            if (!said) break;  // an answer that failed before anything was written
+            if (auto* thinking = message.provider_data.if_contains("thinking"); thinking && thinking->is_array())
+                for (const auto& block : thinking->get_array()) content.push_back(block);
+            // Anthropic refuses empty text blocks, and trailing white space ending an assistant turn.
+            if (!message.content.empty()) content.push_back({{"type", "text"}, {"text", message.content}});
+            for (const auto& call : message.tool_calls)
+                content.push_back({{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", call.arguments}});
+            messages.push_back({{"role", "assistant"}, {"content", std::move(content)}});
+            break;
+        }
+        case Role::tool: {
+            json::object result{{"type", "tool_result"}, {"tool_use_id", message.tool_call_id}, {"content", message.content}};
+            if (message.is_error) result["is_error"] = true;
+            user_blocks().push_back(std::move(result));
+            break;
+        }
+        }
+    }
+    return messages;
+}
+
+}  // namespace
+
+AnthropicModel::AnthropicModel(ModelSettings settings) : settings_(std::move(settings)), connections_(provider_http_options(settings_)) {
+    while (!settings_.base_url.empty() && settings_.base_url.back() == '/') settings_.base_url.pop_back();
+    // Both https://api.anthropic.com and …/v1 are taken as the base.
+    if (settings_.base_url.ends_with("/v1")) settings_.base_url.resize(settings_.base_url.size() - 3);
+}
+
+std::vector<std::pair<std::string, std::string>> AnthropicModel::headers() const {
+    return {{"Content-Type", "application/json"}, {"x-api-key", settings_.api_key}, {"anthropic-version", "2023-06-01"}};
+}
+
+std::string AnthropicModel::request_text(const ModelRequest& request) {
+    int limit = request.max_output_tokens.value_or(settings_.max_output_tokens.value_or(default_max_tokens));
+    json::object body{{"model", request.model.empty() ? settings_.model : request.model},
+                      {"messages", messages_of(request.history)},
+                      {"stream", settings_.stream}};
+    if (!request.system_prompt.empty()) body["system"] = request.system_prompt;
+    if (settings_.temperature) body["temperature"] = *settings_.temperature;
+    if (settings_.thinking_budget) {
+        // The budget must stay below max_tokens: the answer needs room after the thinking.
+        limit = std::max(limit, *settings_.thinking_budget + 1024);
+        body["thinking"] = {{"type", "enabled"}, {"budget_tokens", *settings_.thinking_budget}};
+    }
+    body["max_tokens"] = limit;
+    std::string text = json::serialize(body);
+    if (!request.tools || request.tools->empty()) return text;
+    if (request.tools != cached_tools_) {
+        cached_tools_ = request.tools;
+        cached_tools_text_ = ",\"tools\":" + json::serialize(tool_array(*request.tools)) + ",\"tool_choice\":{\"type\":\"auto\"}";
+    }
+    text.insert(text.size() - 1, cached_tools_text_);  // before the closing brace
+    return text;
+}
+
+boost::asio::awaitable<ModelReply> AnthropicModel::generate(const ModelRequest& request, mcp::CancellationToken cancellation,
+                                                            AnswerSink& sink) {
+    mcp::HttpRequest post;
+    post.method = "POST";
+    post.url = settings_.base_url + "/v1/messages";
+    for (auto& header : headers()) post.headers.push_back(std::move(header));
+    post.headers.emplace_back("Accept", "text/event-stream");
+    post.body = request_text(request);
+
+    ModelReply reply;
+    StreamedAnswer answer(sink, reply);
+    AnthropicAnswerReader reader(reply, answer);
+    ScratchJson scratch;
+    EventHandler on_event = [&](std::string_view, std::string_view data) {
+        const json::value* event = scratch.parse(data);
+        if (!event || !event->is_object()) throw unreadable_event_error("anthropic", data);
+        reader.read(event->get_object());
+    };
+    co_await stream_events(connections_, std::move(post), cancellation, "anthropic", on_event, answer);
+    reader.finish();
+    if (!answer.heard) throw empty_answer_error("anthropic");
+    co_return reply;
+}
+
+boost::asio::awaitable<std::vector<ModelChoice>> AnthropicModel::list_models(mcp::CancellationToken cancellation) {
+    std::vector<ModelChoice> models;
+    std::string after;
+    for (int page = 0; page < 20; ++page) {
+        mcp::HttpRequest get;
+        get.method = "GET";
+        get.url = settings_.base_url + "/v1/models?limit=1000";
+        if (!after.empty()) get.url += "&after_id=" + after;
+        for (auto& header : headers())
+            if (header.first != "Content-Type") get.headers.push_back(std::move(header));
+        ModelReply unused;
+        AnswerSink quiet;
+        StreamedAnswer answer(quiet, unused);
+        bool more = false;
+        EventHandler on_body = [&](std::string_view, std::string_view data) {
+            boost::system::error_code ec;
+            json::value list = json::parse(data, ec);
+            if (ec || !list.is_object()) return;
+            const auto& object = list.get_object();
+            auto* has_more = object.if_contains("has_more");
+            more = has_more && has_more->is_bool() && has_more->get_bool();
+            after = json_fields::text(object, "last_id");
+            auto* items = object.if_contains("data");
+            if (!items || !items->is_array()) return;
+            for (const auto& item : items->get_array())
+                if (item.is_object())
+                    if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty())
+                        models.push_back({id, json_fields::text(item.get_object(), "display_name")});
+        };
+        co_await stream_events(connections_, std::move(get), cancellation, "anthropic", on_body, answer);
+        if (!more || after.empty()) break;
+        for (char c : after)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') co_return models;
+    }
+    co_return models;
+}
+
+}  // namespace mcpkit::host
