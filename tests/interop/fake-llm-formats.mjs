@@ -1,12 +1,16 @@
 // The deterministic "model" behind the fake LLM server (fake-llm.mjs), and the two wire formats it
 // speaks: OpenAI-compatible chat completions and Gemini's native generateContent. Everything here
-// is pure (request in, events or errors out) except the SignatureBook, which remembers the Gemini
-// thought signatures the fake has issued.
+// is pure (request in, events or errors out); the SignatureBook (fake-llm-signatures.mjs) remembers
+// the Gemini thought signatures the fake has issued.
 import { randomBytes } from 'node:crypto';
 
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-const hex = (bytes) => randomBytes(bytes).toString('hex');
-const tokens = (length) => Math.ceil(length / 4);
+import { SignatureBook } from './fake-llm-signatures.mjs';
+
+export { SignatureBook };
+
+export const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const hex = (bytes) => randomBytes(bytes).toString('hex');
+export const tokens = (length) => Math.ceil(length / 4);
 
 /** `text` cut into pieces of `size` code points (never halving a surrogate pair). */
 export function pieces(text, size) {
@@ -14,15 +18,6 @@ export function pieces(text, size) {
   const out = [];
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
   return out;
-}
-
-/** JSON with object keys sorted, so a call is recognised whatever order a host writes its args in. */
-function canonical(value) {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +82,7 @@ function simpleCommand(text) {
   return null;
 }
 
-const outputLength = (plan) =>
+export const outputLength = (plan) =>
   plan.pieces.join('').length + plan.calls.reduce((sum, call) => sum + call.name.length + call.argsText.length, 0);
 
 // ---------------------------------------------------------------------------------------------
@@ -230,8 +225,11 @@ export function openaiView(body) {
   return { kind: 'text', text: String(textOf(messages.findLast((message) => message.role === 'user')?.content)) };
 }
 
-/** The SSE events (each { data, pause }) of a streamed chat completion, [DONE] included. */
-export function openaiStream(plan, { model, promptTokens, includeUsage }) {
+/**
+ * The SSE events (each { data, pause }) of a streamed chat completion, [DONE] included. `fragment`
+ * cuts a call's arguments into deltas (a scenario may cut elsewhere than every 5 characters).
+ */
+export function openaiStream(plan, { model, promptTokens, includeUsage, fragment = (text) => pieces(text, 5) }) {
   const quirk = quirkOf(model);
   const base = {
     id: `chatcmpl-${hex(12)}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, system_fingerprint: 'fp_fake',
@@ -258,8 +256,8 @@ export function openaiStream(plan, { model, promptTokens, includeUsage }) {
       const head = { index, ...(quirk === 'noid' ? {} : { id }), type: 'function', function: { name: call.name, arguments: '' } };
       // OpenAI's first delta of a tool-call-only answer is {role, content: null, tool_calls}.
       events.push({ data: chunk(delta(role.role ? { content: null, tool_calls: [head] } : { tool_calls: [head] })) });
-      for (const fragment of pieces(call.argsText, 5)) {
-        events.push({ data: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }) });
+      for (const text of fragment(call.argsText)) {
+        events.push({ data: chunk({ tool_calls: [{ index, function: { arguments: text } }] }) });
       }
     }
   });
@@ -305,47 +303,6 @@ const STATUS = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSI
 
 export function googleError(code, message, details) {
   return { status: code, body: { error: { code, message, status: STATUS[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } } };
-}
-
-/** Remembers the thought signature of every function call the fake issued (the newest `limit`). */
-export class SignatureBook {
-  constructor(limit = 50000) {
-    this.limit = limit;
-    this.bySignature = new Map(); // signature -> { key, id }, oldest first
-    this.byId = new Map();        // call id -> signature
-    this.keys = new Map();        // canonical name+args -> how many remembered calls have it
-  }
-  static key(name, args) { return `${name}\u0000${canonical(args ?? {})}`; }
-  issue(name, args, id) {
-    const signature = randomBytes(24).toString('base64');
-    const key = SignatureBook.key(name, args);
-    this.bySignature.set(signature, { key, id });
-    if (id) this.byId.set(id, signature);
-    this.keys.set(key, (this.keys.get(key) ?? 0) + 1);
-    if (this.bySignature.size > this.limit) {
-      const [old, entry] = this.bySignature.entries().next().value;
-      this.bySignature.delete(old);
-      if (entry.id) this.byId.delete(entry.id);
-      const left = this.keys.get(entry.key) - 1;
-      if (left) this.keys.set(entry.key, left); else this.keys.delete(entry.key);
-    }
-    return signature;
-  }
-  /** Why a model-turn part holding `call` (the functionCall) is unacceptable, or null. */
-  problem(call, signature) {
-    const key = SignatureBook.key(call.name, call.args);
-    if (signature) {
-      const entry = this.bySignature.get(signature);
-      // A signature the fake never issued (or long forgot) is taken on trust, as Gemini cannot tell either.
-      return entry && (entry.key !== key || (call.id && entry.id && call.id !== entry.id)) ? 'Corrupted thought signature.' : null;
-    }
-    const issued = (call.id && this.byId.has(call.id)) || this.keys.has(key);
-    return issued
-      ? 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and '
-        + 'missing thought_signature may lead to degraded model performance. Additional data, function call '
-        + `\`default_api:${call.name}\`. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`
-      : null;
-  }
 }
 
 const FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
@@ -471,13 +428,19 @@ export function geminiStream(plan, { model, promptTokens, book, withIds }) {
 
 /** The one GenerateContentResponse of `:generateContent`: the streamed chunks merged. */
 export function geminiResponse(plan, context) {
-  const chunks = geminiStream(plan, context).map((event) => event.data);
+  return geminiMerge(geminiStream(plan, context).map((event) => event.data));
+}
+
+/** Streamed chunks merged into one response; thought summaries and answer text stay separate parts. */
+export function geminiMerge(chunks) {
   const last = chunks.at(-1);
   const parts = [];
   for (const chunk of chunks) {
     for (const part of chunk.candidates[0].content?.parts ?? []) {
-      if (typeof part.text === 'string' && typeof parts.at(-1)?.text === 'string') parts.at(-1).text += part.text;
-      else parts.push(part);
+      const previous = parts.at(-1);
+      if (typeof part.text === 'string' && typeof previous?.text === 'string' && !part.thoughtSignature
+        && !previous.thoughtSignature && !part.thought === !previous.thought) previous.text += part.text;
+      else parts.push({ ...part });
     }
   }
   const candidate = { ...last.candidates[0] };

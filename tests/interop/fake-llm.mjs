@@ -1,67 +1,68 @@
 // A fake LLM server for testing `mcpkit host` without a real model. It speaks the real wire formats:
-// OpenAI-compatible chat completions (with the streaming quirks of Ollama, llama.cpp and vLLM) and
-// Gemini's native generateContent / streamGenerateContent, validates requests the way those
-// providers do, and answers from a deterministic "model" driven by commands in the last user text
-// (see answer() in fake-llm-formats.mjs). Faults can be queued to test retries and broken streams.
+// OpenAI-compatible chat completions (with the streaming quirks of Ollama, llama.cpp and vLLM),
+// Gemini's native generateContent / streamGenerateContent and Anthropic's Messages API; validates
+// requests the way those providers do; and answers from a deterministic "model" driven by commands
+// in the last user text (see answer() in fake-llm-formats.mjs). A model named `scenario-<name>`
+// puts on a documented provider behaviour (fake-llm-scenarios.mjs); faults can be queued to test
+// retries and broken streams (fake-llm-faults.mjs); GET …/models lists `models`.
 //
 //   import { startFakeLlm } from './fake-llm.mjs';   const llm = await startFakeLlm();  … llm.url …
 //   node fake-llm.mjs [--port P] [--tls-cert FILE --tls-key FILE] [--api-key KEY]
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 
 import {
-  answer, geminiProblem, geminiResponse, geminiStream, geminiView, googleError, openaiCompletion, openaiError,
+  anthropicAuthProblem, anthropicContext, anthropicError, anthropicMessage, anthropicProblem, anthropicStream, anthropicView,
+} from './fake-llm-anthropic.mjs';
+import { checkFaults, faultResponse, gzipAllowed, midStreamError } from './fake-llm-faults.mjs';
+import {
+  answer, geminiMerge, geminiProblem, geminiResponse, geminiStream, geminiView, googleError, openaiCompletion, openaiError,
   openaiProblem, openaiStream, openaiView, SignatureBook,
 } from './fake-llm-formats.mjs';
+import { DEFAULT_MODELS, modelList } from './fake-llm-models.mjs';
+import { scenarioOf } from './fake-llm-scenarios.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const BODY_LIMIT = 32 * 1024 * 1024;
-const GEMINI_PATH = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
+const GEMINI_PATH = /^\/(v1(?:beta|alpha)?)\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
 
-/** Which API a request is for: { format: 'openai' } or { format: 'gemini', model, stream }, or null. */
-function route(method, pathname) {
+/**
+ * Which API a request is for: { format, stream?, model?, version? } for a model request, with
+ * `list: true` for a model list; null for none. The Anthropic and OpenAI lists share /v1/models:
+ * Anthropic's clients send anthropic-version or x-api-key, Gemini's a Google key.
+ */
+function route(method, pathname, headers, query) {
+  if (method === 'GET') {
+    const google = headers['x-goog-api-key'] !== undefined || query.has('key');
+    if (/^\/v1(beta|alpha)\/models$/.test(pathname) || (pathname === '/v1/models' && google)) return { format: 'gemini', list: true };
+    if (pathname === '/v1/models' || pathname === '/models') {
+      const anthropic = headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined;
+      return { format: anthropic ? 'anthropic' : 'openai', list: true };
+    }
+    return null;
+  }
   if (method !== 'POST') return null;
   if (pathname.endsWith('/chat/completions')) return { format: 'openai' };
+  if (pathname === '/v1/messages') return { format: 'anthropic' };
   const match = GEMINI_PATH.exec(pathname);
-  return match ? { format: 'gemini', model: decodeURIComponent(match[1]), stream: match[2] === 'streamGenerateContent' } : null;
+  if (!match) return null;
+  return { format: 'gemini', version: match[1], model: decodeURIComponent(match[2]), stream: match[3] === 'streamGenerateContent' };
 }
 
-/** The error a queued fault answers with, in the request's format, as { status, body, headers }. */
-function faultResponse(format, { status, retryAfter = 1 }) {
-  if (format === 'gemini') {
-    if (status === 429) {
-      return googleError(429, 'Resource has been exhausted (e.g. check quota).',
-        [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfter}s` }]);
-    }
-    const messages = {
-      500: 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
-      503: 'The model is overloaded. Please try again later.',
-    };
-    return googleError(status, messages[status] ?? `Injected fault ${status}.`);
+/** The 404 a provider answers for a model it does not have. */
+function modelNotFound(api, model) {
+  if (api.format === 'anthropic') return anthropicError(404, `model: ${model}`);
+  if (api.format === 'gemini') {
+    const method = api.stream ? 'streamGenerateContent' : 'generateContent';
+    return googleError(404, `models/${model} is not found for API version ${api.version}, or is not supported for ${method}. `
+      + 'Call ListModels to see the list of available models and their supported methods.');
   }
-  if (status === 429) {
-    const error = openaiError(429, `Rate limit reached for requests. Please try again in ${retryAfter}s.`,
-      { type: 'requests', code: 'rate_limit_exceeded' });
-    return { ...error, headers: { 'retry-after': String(retryAfter) } };
-  }
-  if (status === 503) return openaiError(503, 'The server is overloaded or not ready yet.', { type: 'server_error' });
-  if (status >= 500) {
-    return openaiError(status, 'The server had an error while processing your request. Sorry about that!', { type: 'server_error' });
-  }
-  return openaiError(status, `Injected fault ${status}.`);
-}
-
-function checkFaults(list) {
-  const faults = Array.isArray(list) ? list : [list];
-  for (const fault of faults) {
-    if (!(fault && (fault.drop === true || Number.isInteger(fault.status)))) {
-      throw new TypeError(`a fault is {status, retryAfter?} or {drop: true, afterChunks?}, not ${JSON.stringify(fault)}`);
-    }
-  }
-  return faults;
+  return openaiError(404, `The model \`${model}\` does not exist or you do not have access to it.`, { code: 'model_not_found' });
 }
 
 function sendJson(res, status, body, headers = {}) {
@@ -80,39 +81,81 @@ function write(res, text) {
 }
 
 /**
- * Streams `events` ({ data, pause }) as SSE, or as the JSON array Gemini sends without alt=sse.
- * With `dropAfter` set, destroys the connection after that many events instead of ending cleanly.
+ * Streams `events` ({ event?, data, pause }) as SSE, or as the JSON array Gemini sends without
+ * alt=sse. With `dropAfter` set, destroys the connection after that many events instead of ending
+ * cleanly; with `errorAt` ({ at, error }) writes `error` after that many events (or all) and ends; with
+ * `gzip`, compresses, flushing after each event so that each arrives when it is sent.
  */
-async function stream(res, events, { separator = '\n\n', array = false, dropAfter }) {
+async function stream(res, events, { separator = '\n\n', array = false, dropAfter, errorAt, gzip = false }) {
   let gone = false;
   res.on('close', () => { gone = true; });
-  res.writeHead(200, array ? { 'content-type': 'application/json; charset=utf-8' }
-    : { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    ...(array ? { 'content-type': 'application/json; charset=utf-8' }
+      : { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }),
+    ...(gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
+  });
   res.flushHeaders(); // real servers answer headers at once; the first event may be a while coming
-  for (const [i, { data, pause }] of events.entries()) {
-    if (i === dropAfter) break;
-    if (pause) await sleep(pause);
-    if (gone) return; // the client hung up (a cancelled turn): stop generating
-    const text = typeof data === 'string' ? data : JSON.stringify(data);
-    await write(res, array ? `${i ? ',\r\n' : '['}${text}` : `data: ${text}${separator}`);
+  let send = (text) => write(res, text);
+  let end = () => res.end();
+  if (gzip) {
+    const zip = zlib.createGzip();
+    zip.pipe(res);
+    res.on('close', () => zip.destroy());
+    send = (text) => new Promise((resolve) => { zip.write(text); zip.flush(resolve); });
+    end = () => zip.end();
   }
-  if (dropAfter !== undefined) res.destroy(); // mid-stream, with no terminating chunk: the client sees a broken body
-  else res.end(array ? ']' : '');
+  const format = (i, { event, data }) => {
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    if (array) return `${i ? ',\r\n' : '['}${text}`;
+    return `${event ? `event: ${event}\n` : ''}data: ${text}${separator}`;
+  };
+  const count = Math.min(events.length, dropAfter ?? Infinity, errorAt?.at ?? Infinity);
+  for (const [i, event] of events.slice(0, count).entries()) {
+    if (event.pause) await sleep(event.pause);
+    if (gone) return; // the client hung up (a cancelled turn): stop generating
+    await send(format(i, event));
+  }
+  if (dropAfter !== undefined) return res.destroy(); // mid-stream, with no terminating chunk: the client sees a broken body
+  if (errorAt) await send(format(count, errorAt.error));
+  if (array) await send(']');
+  end();
+}
+
+/** The `empty` fault: a 200 with the content type the answer would have had, and no body. */
+function empty(res, asArray, streaming) {
+  res.writeHead(200, { 'content-type': streaming && !asArray ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8' });
+  res.end();
 }
 
 /**
  * Starts the fake on 127.0.0.1. `apiKey: null` accepts any caller (as Ollama does). `maxRecorded`
- * bounds the recorded requests (oldest dropped first).
+ * bounds the recorded requests (oldest dropped first). `models` are the ids GET …/models lists
+ * (`false`: no list, 404, as a local server without one).
  */
-export async function startFakeLlm({ port = 0, tls = null, apiKey = 'test-key', maxRecorded = Infinity } = {}) {
+export async function startFakeLlm({ port = 0, tls = null, apiKey = 'test-key', maxRecorded = Infinity, models = DEFAULT_MODELS } = {}) {
   const requests = [];
   const faults = [];
-  const book = new SignatureBook();
+  const book = new SignatureBook();       // native Gemini thought signatures
+  const compatBook = new SignatureBook(); // the gemini3-compat scenario's, kept apart
+  const secret = randomBytes(32);         // signs Anthropic thinking blocks
 
   const control = {
     failNext(list) { faults.push(...checkFaults(list)); },
     reset() { requests.length = 0; faults.length = 0; },
   };
+
+  function record(req, url, body, raw) {
+    // A body that is not JSON is recorded as the text it was.
+    requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: { ...req.headers },
+      body: body === undefined ? raw : body });
+    if (requests.length > maxRecorded) requests.splice(0, requests.length - maxRecorded);
+  }
+
+  function authProblem(format, headers, url) {
+    if (format === 'anthropic') return anthropicAuthProblem(headers, apiKey);
+    if (format === 'gemini') return geminiAuthProblem(headers['x-goog-api-key'] ?? url.searchParams.get('key'));
+    return openaiAuthProblem(headers);
+  }
 
   async function handle(req, res) {
     const url = new URL(req.url, 'http://fake-llm');
@@ -135,41 +178,67 @@ export async function startFakeLlm({ port = 0, tls = null, apiKey = 'test-key', 
       return sendJson(res, 200, { queued: faults.length });
     }
 
-    const api = route(req.method, url.pathname);
-    if (!api) {
+    const api = route(req.method, url.pathname, req.headers, url.searchParams);
+    if (!api || (api.list && models === false)) {
       const { status, body: error } = openaiError(404, `Unknown request URL: ${req.method} ${url.pathname}.`, { code: 'unknown_url' });
       return sendJson(res, status, error);
     }
-    // A body that is not JSON is recorded as the text it was.
-    requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: { ...req.headers },
-      body: body === undefined ? raw : body });
-    if (requests.length > maxRecorded) requests.splice(0, requests.length - maxRecorded);
+    record(req, url, body, raw);
+    if (api.list) { // lists take no faults: a host reading them at start would eat the ones meant for its turns
+      const problem = authProblem(api.format, req.headers, url);
+      const { status, body: list } = problem ?? modelList(api.format, models, url.searchParams);
+      return sendJson(res, status, list);
+    }
 
+    const streaming = api.format === 'gemini' ? api.stream : body?.stream === true;
+    const asArray = api.format === 'gemini' && url.searchParams.get('alt') !== 'sse';
     const fault = faults.shift();
-    if (fault && !fault.drop) {
+    if (fault && (fault.status !== undefined || (fault.overloaded && !streaming))) {
       const { status, body: errorBody, headers } = faultResponse(api.format, fault);
       return sendJson(res, status, errorBody, headers);
     }
-    const problem = api.format === 'openai' ? openaiAuthProblem(req.headers) ?? openaiProblem(body)
-      : geminiAuthProblem(req.headers['x-goog-api-key'] ?? url.searchParams.get('key')) ?? geminiProblem(body, book);
+    if (fault?.empty) return empty(res, asArray, streaming);
+
+    const auth = authProblem(api.format, req.headers, url);
+    if (auth) return sendJson(res, auth.status, auth.body);
+    const model = api.format === 'gemini' ? api.model : body?.model;
+    const scenario = scenarioOf(model);
+    if (scenario && (scenario.unknown || scenario.format !== api.format)) {
+      const { status, body: error } = modelNotFound(api, model);
+      return sendJson(res, status, error);
+    }
+    const validate = {
+      openai: () => openaiProblem(body), gemini: () => geminiProblem(body, book), anthropic: () => anthropicProblem(body, secret),
+    };
+    const problem = scenario?.precheck?.(body) ?? validate[api.format]() ?? scenario?.problem?.(body, { raw, compatBook });
     if (problem) return sendJson(res, problem.status, problem.body);
 
     const promptTokens = Math.ceil(raw.length / 4);
-    const dropAfter = fault?.drop ? (fault.afterChunks ?? 0) : undefined;
+    const transport = {
+      dropAfter: fault?.drop ? (fault.afterChunks ?? 0) : undefined,
+      errorAt: fault?.overloaded ? { at: fault.afterChunks ?? 0, error: midStreamError(api.format) } : undefined,
+      gzip: scenario?.gzip === true && gzipAllowed(req.headers['accept-encoding']),
+    };
     if (api.format === 'openai') {
       const plan = answer(openaiView(body));
-      const context = { model: body.model, promptTokens, includeUsage: body.stream_options?.include_usage === true };
-      if (body.stream === true) return stream(res, openaiStream(plan, context), { dropAfter });
-      return reply(res, openaiCompletion(plan, context), dropAfter);
+      const context = { model: body.model, promptTokens, includeUsage: body.stream_options?.include_usage === true, compatBook };
+      if (streaming) return stream(res, (scenario?.stream ?? openaiStream)(plan, context), transport);
+      return reply(res, (scenario?.completion ?? openaiCompletion)(plan, context), transport);
+    }
+    if (api.format === 'anthropic') {
+      const plan = answer(anthropicView(body));
+      const context = anthropicContext(body, { promptTokens, secret, stop: scenario?.stop });
+      if (streaming) return stream(res, anthropicStream(plan, context), transport);
+      return reply(res, anthropicMessage(plan, context), transport);
     }
     const plan = answer(geminiView(body));
-    const context = { model: api.model, promptTokens, book, withIds: api.model.includes('with-ids') };
+    const context = { model: api.model, promptTokens, book, withIds: api.model.includes('with-ids'), body };
     if (api.stream) {
       // Without alt=sse, Gemini streams one JSON array instead of events.
-      const array = url.searchParams.get('alt') !== 'sse';
-      return stream(res, geminiStream(plan, context), { separator: '\r\n\r\n', array, dropAfter });
+      return stream(res, (scenario?.stream ?? geminiStream)(plan, context), { separator: '\r\n\r\n', array: asArray, ...transport });
     }
-    return reply(res, geminiResponse(plan, context), dropAfter);
+    const whole = scenario?.stream ? geminiMerge(scenario.stream(plan, context).map((event) => event.data)) : geminiResponse(plan, context);
+    return reply(res, whole, transport);
   }
 
   function openaiAuthProblem(headers) {
@@ -219,8 +288,17 @@ export async function startFakeLlm({ port = 0, tls = null, apiKey = 'test-key', 
   };
 }
 
-/** Sends a whole JSON answer, or (with `dropAfter` set) half of it before destroying the connection. */
-async function reply(res, body, dropAfter) {
+/**
+ * Sends a whole JSON answer: gzipped with `gzip`, or (with `dropAfter` set) half of it before
+ * destroying the connection.
+ */
+async function reply(res, body, { dropAfter, gzip = false } = {}) {
+  if (gzip) {
+    const text = zlib.gzipSync(JSON.stringify(body));
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip', vary: 'accept-encoding',
+      'content-length': text.length });
+    return res.end(text);
+  }
   if (dropAfter === undefined) return sendJson(res, 200, body);
   const text = Buffer.from(JSON.stringify(body));
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });

@@ -32,7 +32,7 @@ export const HOST_TOKEN = 'test-host-token-5f0c2a9e';
 
 /**
  * Starts `mcpkit host`. `llm`: a fake from fake-llm.mjs (or null for none) with `provider`
- * 'openai' | 'gemini' and `model`. Resolves to { child, port, url, stop() }.
+ * 'openai' | 'gemini' | 'anthropic' and `model`. Resolves to { child, port, url, stop() }.
  */
 export async function startHost({ config, llm = null, provider = 'openai', model = 'fake-model', args = [], env = {},
   store = 'memory', port } = {}) {
@@ -41,8 +41,14 @@ export async function startHost({ config, llm = null, provider = 'openai', model
   delete environment.GEMINI_API_KEY;
   delete environment.OPENAI_API_KEY;
   delete environment.OPENAI_BASE_URL;
+  delete environment.ANTHROPIC_API_KEY;
+  delete environment.ANTHROPIC_BASE_URL;
   if (llm) {
-    if (provider === 'gemini') {
+    if (provider === 'anthropic') {
+      environment.ANTHROPIC_API_KEY = llm.apiKey ?? 'test-key';
+      environment.ANTHROPIC_BASE_URL = llm.url;
+      environment.ANTHROPIC_MODEL = model;
+    } else if (provider === 'gemini') {
       environment.GEMINI_API_KEY = llm.apiKey ?? 'test-key';
       environment.GEMINI_BASE_URL = llm.url;
       environment.GEMINI_MODEL = model;

@@ -62,8 +62,8 @@ void append_tool_calls(std::string& out, const std::vector<ToolCall>& calls) {
     out += ']';
 }
 
-/// `this_turn`: the message follows the last user message (reasoning goes back only then).
-void append_message(std::string& out, const ChatMessage& message, bool this_turn) {
+/// `with_reasoning`: the message's reasoning goes back with it (see reasoning_echoed).
+void append_message(std::string& out, const ChatMessage& message, bool with_reasoning) {
     out += R"({"role":)";
     mcp::jsonrpc::append_json_string(out, role_name(message.role));
     switch (message.role) {
@@ -74,10 +74,7 @@ void append_message(std::string& out, const ChatMessage& message, bool this_turn
     case Role::assistant:
         if (message.content.empty() && !message.tool_calls.empty()) out += R"(,"content":null)";
         else append_member(out, "content", message.content);
-        // DeepSeek's thinking mode refuses a tool call's follow-up without the reasoning that led
-        // to it; reasoning from earlier turns is left out, as its documentation asks.
-        if (this_turn && message.provider_data.contains("reasoning_content"))
-            append_member(out, "reasoning_content", message.reasoning);
+        if (with_reasoning) append_member(out, "reasoning_content", message.reasoning);
         if (!message.tool_calls.empty()) append_tool_calls(out, message.tool_calls);
         break;
     case Role::tool:
@@ -86,6 +83,32 @@ void append_message(std::string& out, const ChatMessage& message, bool this_turn
         break;
     }
     out += '}';
+}
+
+/// Which assistant messages carry their reasoning_content back. DeepSeek's thinking mode: "between
+/// two user messages, if the model made tool calls, the assistant reasoning_content must be passed
+/// back in all subsequent requests" (api-docs.deepseek.com/guides/thinking_mode), every answer of
+/// that stretch included; other stretches' reasoning is left out, as the guide advises.
+std::vector<bool> reasoning_echoed(std::span<const ChatMessage> history) {
+    std::vector<bool> echoed(history.size(), false);
+    std::size_t start = 0;
+    auto close_stretch = [&](std::size_t end) {
+        bool calls = false;
+        bool thought = false;
+        for (std::size_t i = start; i < end; ++i) {
+            calls = calls || !history[i].tool_calls.empty();
+            thought = thought || history[i].provider_data.contains("reasoning_content");
+        }
+        if (calls && thought)
+            for (std::size_t i = start; i < end; ++i) echoed[i] = history[i].role == Role::assistant;
+    };
+    for (std::size_t i = 0; i < history.size(); ++i)
+        if (history[i].role == Role::user) {
+            close_stretch(i);
+            start = i + 1;
+        }
+    close_stretch(history.size());
+    return echoed;
 }
 
 /// An answer that failed before anything was written is shown in the chat, but is nothing the
@@ -143,14 +166,12 @@ std::string OpenAiChatModel::request_text(const ModelRequest& request) {
         text += '}';
         first = false;
     }
-    std::size_t last_user = 0;
-    for (std::size_t i = 0; i < request.history.size(); ++i)
-        if (request.history[i].role == Role::user) last_user = i;
+    std::vector<bool> with_reasoning = reasoning_echoed(request.history);
     for (std::size_t i = 0; i < request.history.size(); ++i) {
         if (!sent_to_model(request.history[i])) continue;
         if (!first) text += ',';
         first = false;
-        append_message(text, request.history[i], i > last_user);
+        append_message(text, request.history[i], with_reasoning[i]);
     }
     text += R"(],"stream":)";
     text += settings_.stream ? "true" : "false";
@@ -203,9 +224,10 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         try {
             co_await stream_events(connections_, std::move(post), cancellation, "openai", on_event, answer);
         } catch (const ModelError& e) {
-            // A parameter the server names as unsupported is left out and the request sent once
-            // more (the refusal came before any text).
-            if (attempt > 0 || e.unsupported_parameter.empty() || !learn_refusal(model_of(request), e.unsupported_parameter))
+            // A parameter the server names as unsupported is left out and the request sent again
+            // (the refusal came before any text); each retry must learn something new, so there
+            // are at most as many as there are optional parameters.
+            if (attempt >= 4 || e.unsupported_parameter.empty() || !learn_refusal(model_of(request), e.unsupported_parameter))
                 throw;
             unsupported = e.unsupported_parameter;
         }
