@@ -47,9 +47,9 @@ public:
           config_timer_(io_),
           cleanup_timer_(io_) {
         pages_.llm_help =
-            "No LLM is configured. Start the host with GEMINI_API_KEY set (Gemini), or OPENAI_API_KEY and "
-            "OPENAI_BASE_URL (OpenAI or any compatible server: llama.cpp, Ollama, vLLM). Meanwhile, call tools by "
-            "hand from the server panel.";
+            "No LLM is configured. Start the host with GEMINI_API_KEY set (Gemini), ANTHROPIC_API_KEY (Claude), or "
+            "OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI or any compatible server: llama.cpp, Ollama, vLLM). "
+            "Meanwhile, call tools by hand from the server panel.";
         tools_.set_apps(&apps_);
         pages_.apps = &apps_;
     }
