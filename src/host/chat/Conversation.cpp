@@ -2,7 +2,6 @@
 
 #include "host/chat/UserQuestions.hpp"
 #include "host/history/HistoryWindow.hpp"
-#include "host/llm/AnswerEndings.hpp"
 
 #include <mcp/Error.hpp>
 #include <mcp/JsonFields.hpp>
@@ -214,6 +213,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         }
         for (int step = 0; model_ && step < settings_.max_steps; ++step) {
             std::string message_id = new_id("msg");
+            std::string model_asked = session->model;  // the answer's author, whatever the page picks meanwhile
             AnswerSoFar so_far;
             std::optional<ModelError> failure;
             ModelReply reply;
@@ -225,7 +225,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
             ChatMessage assistant;
             assistant.id = message_id;
             assistant.role = Role::assistant;
-            assistant.model = session->model;
+            assistant.model = model_asked;
             if (failure) {
                 // What the person already read stays, with why it ended.
                 assistant.content = std::move(so_far.text);
@@ -355,13 +355,17 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     mcp::CancellationToken not_stopped;  // not the turn's: a sampling request may come outside one
     ModelReply reply = co_await model_->generate(request, not_stopped, whole_answer);
     add_usage(*session, reply.usage);
-    // MCP's stop reasons: endTurn, stopSequence, maxTokens (or the provider's own word).
-    std::string stop_reason = reply.ending == answer_endings::output_limit() ? "maxTokens" : "endTurn";
-    if (!reply.ending.empty() && stop_reason == "endTurn" && !reply.finish_reason.empty()) stop_reason = reply.finish_reason;
-    co_return json::object{{"role", "assistant"},
-                           {"content", {{"type", "text"}, {"text", reply.text}}},
-                           {"model", session->model.empty() ? model_->settings().model : session->model},
-                           {"stopReason", stop_reason}};
+    // MCP's stop reasons: endTurn, stopSequence, maxTokens. Named, not inline: g++ 12 and
+    // temporaries in a coroutine's conditional expressions.
+    std::string stop_reason = "endTurn";
+    const std::string& finish = reply.finish_reason;
+    if (finish == "length" || finish == "MAX_TOKENS" || finish == "max_tokens") stop_reason = "maxTokens";
+    std::string model_name = session->model;
+    if (model_name.empty()) model_name = model_->settings().model;
+    json::object content{{"type", "text"}, {"text", reply.text}};
+    json::object result{{"role", "assistant"}, {"content", std::move(content)}, {"model", std::move(model_name)},
+                        {"stopReason", std::move(stop_reason)}};
+    co_return result;
 }
 
 asio::awaitable<json::object> Conversation::elicit(std::shared_ptr<ChatSession> session, std::string server,

@@ -1,5 +1,7 @@
 #include "host/chat/SessionManager.hpp"
 
+#include "host/llm/LanguageModel.hpp"
+
 #include "host/chat/Conversation.hpp"
 
 #include <cctype>
@@ -50,10 +52,10 @@ std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& r
 void SessionManager::take_stored(ChatSession& session, StoredSession& stored) {
     session.history = std::move(stored.history);
     session.usage = stored.usage;
-    // The conversation goes on with the model that last answered in it.
+    // The conversation goes on with the model that last answered in it (empty: the default).
     for (auto it = session.history.rbegin(); it != session.history.rend(); ++it)
-        if (it->role == Role::assistant && !it->model.empty()) {
-            session.model = it->model;
+        if (it->role == Role::assistant) {
+            if (is_model_name(it->model)) session.model = it->model;
             break;
         }
     session.stored_revision = stored.revision;

@@ -110,9 +110,12 @@ void AnthropicAnswerReader::delta(std::size_t index, const json::object& change)
 }
 
 void AnthropicAnswerReader::read_whole_message(const json::object& message) {
-    if (auto* content = message.if_contains("content"); content && content->is_array())
-        for (std::size_t i = 0; i < content->get_array().size(); ++i)
-            if (content->get_array()[i].is_object()) start_block(i, content->get_array()[i].get_object());
+    answer_.heard = true;
+    if (auto* content = message.if_contains("content"); content && content->is_array()) {
+        // Blocks are numbered as they come, objects only: an array of junk allocates nothing.
+        for (const auto& block : content->get_array())
+            if (block.is_object() && blocks_.size() < 4096) start_block(blocks_.size(), block.get_object());
+    }
     if (std::string reason = json_fields::text(message, "stop_reason"); !reason.empty()) reply_.finish_reason = reason;
     if (auto* usage = message.if_contains("usage"); usage && usage->is_object()) read_usage(usage->get_object());
 }

@@ -49,12 +49,14 @@ json::array messages_of(std::span<const ChatMessage> history) {
         }
         case Role::assistant: {
             json::array content;
-            bool said = !message.content.empty() || !message.tool_calls.empty();
+            bool said = message.content.find_first_not_of(" \t\r\n") != std::string::npos || !message.tool_calls.empty();
             if (!said) break;  // an answer that failed before anything was written
             if (auto* thinking = message.provider_data.if_contains("thinking"); thinking && thinking->is_array())
                 for (const auto& block : thinking->get_array()) content.push_back(block);
-            // Anthropic refuses empty text blocks, and trailing white space ending an assistant turn.
-            if (!message.content.empty()) content.push_back({{"type", "text"}, {"text", message.content}});
+            // Anthropic refuses text blocks that are empty or only white space (a model's "\n\n"
+            // before its calls would make every later request fail).
+            if (message.content.find_first_not_of(" \t\r\n") != std::string::npos)
+                content.push_back({{"type", "text"}, {"text", message.content}});
             for (const auto& call : message.tool_calls)
                 content.push_back({{"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", call.arguments}});
             messages.push_back({{"role", "assistant"}, {"content", std::move(content)}});
@@ -90,10 +92,12 @@ std::string AnthropicModel::request_text(const ModelRequest& request) {
                       {"stream", settings_.stream}};
     if (!request.system_prompt.empty()) body["system"] = request.system_prompt;
     if (settings_.temperature) body["temperature"] = *settings_.temperature;
-    if (settings_.thinking_budget) {
-        // The budget must stay below max_tokens: the answer needs room after the thinking.
-        limit = std::max(limit, *settings_.thinking_budget + 1024);
-        body["thinking"] = {{"type", "enabled"}, {"budget_tokens", *settings_.thinking_budget}};
+    if (settings_.thinking_budget && *settings_.thinking_budget > 0) {
+        // At least the documented minimum of 1024, and below max_tokens: the answer needs room
+        // after the thinking. 0 means no thinking (as for Gemini's thinkingBudget).
+        int budget = std::max(1024, *settings_.thinking_budget);
+        limit = std::max(limit, budget + 1024);
+        body["thinking"] = {{"type", "enabled"}, {"budget_tokens", budget}};
     }
     body["max_tokens"] = limit;
     std::string text = json::serialize(body);

@@ -5,6 +5,7 @@
 #include "host/llm/OpenAiChatModel.hpp"
 #include "host/llm/TextToolCalls.hpp"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace mcpkit::host {
@@ -26,7 +27,18 @@ mcp::HttpClientOptions provider_http_options(const ModelSettings& settings) {
     // The answer's head may be slow too (a local model loading, a long prompt read first).
     options.timeout = std::max<std::chrono::milliseconds>(std::chrono::seconds(60), settings.silence_limit);
     options.idle_timeout = settings.silence_limit;
+    // A provider's key rides in a header of its own (x-api-key, x-goog-api-key) that a redirect to
+    // another host would carry along; no provider's API redirects, so none is followed.
+    options.max_redirects = 0;
     return options;
+}
+
+bool is_model_name(std::string_view name) {
+    if (name.empty() || name.size() > 200 || name.find("..") != std::string_view::npos) return false;
+    for (char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view("._:/@+-").find(c) == std::string_view::npos)
+            return false;
+    return true;
 }
 
 std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings) {

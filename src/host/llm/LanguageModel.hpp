@@ -141,6 +141,10 @@ public:
     virtual boost::asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken cancellation) = 0;
 };
 
+/// Whether `name` can name a model: letters, digits and . _ : / @ + -, no "..", at most 200 (it
+/// becomes part of Gemini's URL, so a name from a page or a stored history is checked).
+bool is_model_name(std::string_view name);
+
 /// The model for `settings.provider`. Throws std::invalid_argument for an unknown provider.
 std::unique_ptr<LanguageModel> make_language_model(ModelSettings settings);
 

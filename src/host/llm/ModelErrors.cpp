@@ -5,20 +5,23 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <cmath>
+
 namespace mcpkit::host {
 namespace json = boost::json;
 namespace json_fields = mcp::json_fields;
 
 namespace {
 
-// "2s", "1.5s" (Gemini's RetryInfo) or "2" (Retry-After seconds).
-std::optional<std::chrono::milliseconds> parse_delay(std::string_view text) {
+// "2s", "1.5s" (Gemini's RetryInfo) or "2" (Retry-After seconds); `scale` 1000 for seconds, 1 for
+// milliseconds. A delay past an hour, or "inf", is no delay anyone waits for.
+std::optional<std::chrono::milliseconds> parse_delay(std::string_view text, double scale = 1000) {
     if (!text.empty() && text.back() == 's') text.remove_suffix(1);
     try {
         std::size_t used = 0;
-        double seconds = std::stod(std::string(text), &used);
-        if (used == 0 || seconds < 0) return std::nullopt;
-        return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+        double amount = std::stod(std::string(text), &used) * scale;
+        if (used == 0 || !std::isfinite(amount) || amount < 0 || amount > 3600e3) return std::nullopt;
+        return std::chrono::milliseconds(static_cast<long long>(amount));
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -49,9 +52,38 @@ std::string quoted_name(std::string_view message) {
     return std::string(message.substr(open + 1, close - open - 1));
 }
 
+/// The length of the UTF-8 character at `at`, or 0 when the bytes there are not one (a stray
+/// continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short).
+std::size_t utf8_length_at(std::string_view text, std::size_t at) {
+    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+    unsigned char first = byte(0);
+    if (first < 0x80) return 1;
+    std::size_t length = first >= 0xC2 && first <= 0xDF ? 2 : first >= 0xE0 && first <= 0xEF ? 3 : first >= 0xF0 && first <= 0xF4 ? 4 : 0;
+    if (!length || at + length > text.size()) return 0;
+    char32_t code = first & (0xFF >> (length + 1));
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((byte(i) & 0xC0) != 0x80) return 0;
+        code = (code << 6) | (byte(i) & 0x3F);
+    }
+    if ((length == 3 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) || (length == 4 && (code < 0x10000 || code > 0x10FFFF)))
+        return 0;
+    return length;
+}
+
+/// At most `limit` bytes of `text` as valid UTF-8: a provider's body may be Latin-1 HTML, or cut
+/// mid-character, and a page's WebSocket closes on text that is not UTF-8 (the history would
+/// carry it on every reconnect). Bad bytes become U+FFFD; the cut falls between characters.
 std::string shortened(std::string_view text, std::size_t limit = 300) {
-    if (text.size() <= limit) return std::string(text);
-    return std::string(text.substr(0, limit)) + "…";
+    std::string out;
+    out.reserve(std::min(text.size(), limit) + 3);
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t length = utf8_length_at(text, at);
+        std::string_view character = length ? text.substr(at, length) : std::string_view("\xEF\xBF\xBD");
+        if (out.size() + character.size() > limit) return out + "…";
+        out += character;
+        at += length ? length : 1;
+    }
+    return out;
 }
 
 }  // namespace
@@ -67,8 +99,7 @@ ModelError model_error_from_response(const mcp::HttpResponse& response, std::str
     std::string type;  // OpenAI's code or type, Anthropic's type, Google's status
     std::string parameter;
     std::optional<std::chrono::milliseconds> retry_after;
-    if (auto header = response.header("retry-after-ms"))
-        if (auto delay = parse_delay(*header)) retry_after = std::chrono::milliseconds(delay->count() / 1000);
+    if (auto header = response.header("retry-after-ms")) retry_after = parse_delay(*header, 1);
     if (auto header = response.header("Retry-After"); header && !retry_after) retry_after = parse_delay(*header);
     boost::system::error_code ec;
     json::value body = json::parse(response.body, ec);

@@ -2,6 +2,7 @@
 
 #include "host/llm/AnswerEndings.hpp"
 #include "host/llm/ModelErrors.hpp"
+#include "host/llm/SurrogateHalves.hpp"
 
 #include <mcp/JsonFields.hpp>
 
@@ -67,6 +68,7 @@ void OpenAiAnswerReader::finish() {
     if (reasoning_field_ == "reasoning_content" && !reply_.reasoning.empty())
         reply_.provider_data["reasoning_content"] = true;
     const std::string& reason = reply_.finish_reason;
+    join_surrogate_halves(refusal_);
     if (!refusal_.empty()) reply_.ending = answer_endings::refused(refusal_);
     else if (reason == "length") reply_.ending = answer_endings::output_limit();
     else if (reason == "content_filter") reply_.ending = answer_endings::content_filter();

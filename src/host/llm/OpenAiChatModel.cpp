@@ -126,18 +126,21 @@ OpenAiChatModel::OpenAiChatModel(ModelSettings settings) : settings_(std::move(s
 
 bool OpenAiChatModel::learn_refusal(const std::string& model, const std::string& parameter) {
     Refusals& refused = refusals_[model];
-    bool completion_name = refused.completion_tokens_name.value_or(openai_itself_);
-    if (parameter == "max_tokens" && !completion_name) {
-        refused.completion_tokens_name = true;
+    if (refused.parameters.contains(parameter)) return false;  // not sent: the refusal is about something else
+    if (parameter == "max_tokens" || parameter == "max_completion_tokens") {
+        bool completion_name = refused.completion_tokens_name.value_or(openai_itself_);
+        if (parameter != (completion_name ? "max_completion_tokens" : "max_tokens")) return false;
+        if (refused.completion_tokens_name) {
+            // Refused under its other name too: the limit is left out.
+            refused.parameters.insert("max_tokens");
+            refused.parameters.insert("max_completion_tokens");
+        } else {
+            refused.completion_tokens_name = !completion_name;
+        }
         return true;
     }
-    if (parameter == "max_completion_tokens" && completion_name) {
-        refused.completion_tokens_name = false;
-        return true;
-    }
-    static const std::set<std::string, std::less<>> optional{"temperature", "stream_options", "tool_choice",
-                                                             "max_tokens", "max_completion_tokens"};
-    if (!optional.contains(parameter) || refused.parameters.contains(parameter)) return false;
+    static const std::set<std::string, std::less<>> optional{"temperature", "stream_options", "tool_choice"};
+    if (!optional.contains(parameter)) return false;
     refused.parameters.insert(parameter);
     return true;
 }

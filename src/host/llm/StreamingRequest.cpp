@@ -80,13 +80,20 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
     // that does not stream): the body is kept until an event shows the answer is a stream.
     std::string head_of_body;
     bool streaming = false;
+    bool too_long = false;  // past max_whole_answer: kept no further, so never kept with a gap
     std::function<void(mcp::SseEvent&)> on_data = [&](mcp::SseEvent& event) {
         streaming = true;
         on_event(event.type, event.data);
     };
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
-        if (!streaming && head_of_body.size() + bytes.size() <= max_whole_answer) head_of_body.append(bytes);
-        events.feed(bytes, on_data);
+        too_long = too_long || head_of_body.size() + bytes.size() > max_whole_answer;
+        if (!streaming && !too_long) head_of_body.append(bytes);
+        try {
+            events.feed(bytes, on_data);
+        } catch (...) {
+            answer.flush();  // what came before an error event is shown, and kept
+            throw;
+        }
         answer.flush();
     };
     mcp::HttpResponse response;

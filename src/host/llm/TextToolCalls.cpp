@@ -141,7 +141,13 @@ public:
         plain.system_prompt = request.system_prompt;
         if (request.tools && !request.tools->empty()) plain.system_prompt += "\n\n" + text_tool_prompt(*request.tools);
         FencedCallFilter shown(sink);
-        ModelReply reply = co_await inner_->generate(plain, std::move(cancellation), shown);
+        ModelReply reply;
+        try {
+            reply = co_await inner_->generate(plain, std::move(cancellation), shown);
+        } catch (...) {
+            shown.finish();  // text held at a possible fence was read by the person: it is kept
+            throw;
+        }
         shown.finish();
         reply.tool_calls = extract_text_tool_calls(reply.text);
         co_return reply;

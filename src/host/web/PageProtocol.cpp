@@ -10,8 +10,6 @@
 
 #include <mcp/JsonFields.hpp>
 
-#include <cctype>
-
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -237,10 +235,10 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         if (!model) throw std::invalid_argument("no LLM is configured, so there is no model to pick");
         std::string name = fields.text("model", false);
         // It becomes part of the provider's URL (Gemini) or body: a name, not a path.
-        bool plain = name.size() <= 200 && name.find("..") == std::string::npos;
-        for (char c : name)
-            plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._:/@+-").find(c) != std::string_view::npos);
-        if (!plain) fields.fail("model", "must be a model name (letters, digits and . _ : / @ + -, at most 200)");
+        if (!name.empty() && !is_model_name(name))
+            fields.fail("model", "must be a model name (letters, digits and . _ : / @ + -, at most 200)");
+        // A tool round goes back to the model that asked for the calls (its signatures are its own).
+        if (session->turn_running) throw std::invalid_argument("pick a model once the answer being written is done");
         const std::string& default_model = model->settings().model;
         session->model = name == default_model ? std::string() : name;
         session->broadcast(PageFrames::model(name.empty() ? default_model : name, default_model));

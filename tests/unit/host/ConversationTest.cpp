@@ -33,6 +33,8 @@ struct ScriptedAnswer {
     std::vector<std::string> pieces;
     std::vector<ToolCall> calls;
     bool wait_for_stop = false;  ///< after the pieces, until the conversation cancels
+    std::optional<ModelError> failure = std::nullopt;  ///< thrown after the pieces
+    std::string ending = {};     ///< why the answer ended short
 };
 
 /// What a request to the model held (copied: the request's span points into the session).
@@ -59,6 +61,8 @@ public:
             sink.text(piece);
             reply.text += piece;
         }
+        if (answer.failure) throw *answer.failure;
+        reply.ending = answer.ending;
         if (answer.wait_for_stop) {
             asio::steady_timer timer(co_await asio::this_coro::executor);
             while (!cancellation.cancelled()) {
@@ -407,6 +411,47 @@ TEST_F(ConversationTest, ArgumentsTheModelGarbledAreRefusedWithoutAsking) {
     EXPECT_EQ(add_calls, 0);
     EXPECT_EQ(std::count(events.said.begin(), events.said.end(), "asked approval"), 0);
     EXPECT_NE(session->history.at(2).content.find("could not be read: expected '}' at 12"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcpkit::host
+
+namespace mcpkit::host {
+namespace {
+
+TEST_F(ConversationTest, ATransientFailureIsRetriedWithTheWaitReportedAndOneAfterTextIsKeptWithItsReason) {
+    ConversationSettings settings;
+    settings.retries = 2;
+    settings.retry_delay = std::chrono::milliseconds(1);
+    Conversation retrying(*coordinator, &model, *store, log, settings, events, *tools);
+    model.answers.push_back({{}, {}, false, ModelError("The model server failed (HTTP 503).", "openai answered 503", 503, true)});
+    model.answers.push_back({{"Par"}, {}, false, ModelError("The connection broke off.", "openai: reset", 0, true)});
+    run([&]() -> asio::awaitable<void> {
+        session->turn_running = true;
+        UserInput input;  // named: g++ 12 and braced temporaries in co_await
+        input.text = "Hi";
+        co_await retrying.run_turn(session, std::move(input));
+    });
+    EXPECT_EQ(events.said, (std::vector<std::string>{"turn started", "user Hi",
+                                                     "retrying 2 of 3 in 1 ms: The model server failed (HTTP 503).",
+                                                     "text Par", "turn failed: The connection broke off."}))
+        << "not retried once text was shown";
+    ASSERT_EQ(session->history.size(), 2u);
+    const ChatMessage& failed = session->history[1];
+    EXPECT_EQ(failed.content, "Par") << "what the person read stays";
+    EXPECT_TRUE(failed.is_error);
+    EXPECT_EQ(failed.ending, "The connection broke off.");
+    EXPECT_EQ(failed.ending_details, "openai: reset");
+    EXPECT_EQ(model.requests.size(), 2u);
+}
+
+TEST_F(ConversationTest, AnAnswerCutShortFinishesWithItsReasonKept) {
+    model.answers.push_back({{"Half an"}, {}, false, std::nullopt, "The model stopped: output limit reached."});
+    run([&]() -> asio::awaitable<void> { co_await turn("Long story?"); });
+    EXPECT_EQ(events.said.back(), "turn finished (The model stopped: output limit reached.)");
+    EXPECT_EQ(session->history.back().content, "Half an");
+    EXPECT_EQ(session->history.back().ending, "The model stopped: output limit reached.");
+    EXPECT_FALSE(session->history.back().is_error);
 }
 
 }  // namespace

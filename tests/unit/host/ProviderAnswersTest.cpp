@@ -9,6 +9,11 @@
 #include "host/llm/OpenAiChatModel.hpp"
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/SurrogateHalves.hpp"
+#include "host/llm/TextToolCalls.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
@@ -201,6 +206,9 @@ TEST(AnthropicRequest, ToolResultsInOneUserMessageThinkingFirstAndALimitAlways) 
     EXPECT_FALSE(body.contains("temperature"));
     const auto& messages = body.at("messages").as_array();
     ASSERT_EQ(messages.size(), 3u);
+    history[1].content = "\n\n";
+    EXPECT_EQ(json::parse(model.request_text(request)).at("messages").at(1).at("content").as_array().size(), 3u)
+        << "white space alone is no text block (Anthropic refuses one)";
     EXPECT_EQ(messages[1].at("content").at(0).at("type"), "thinking") << "unchanged, before the calls";
     EXPECT_EQ(messages[1].at("content").at(1).at("type"), "tool_use");
     EXPECT_EQ(messages[2].at("content").as_array().size(), 2u);
@@ -219,10 +227,62 @@ TEST(ModelErrors, PlainWordsForThePersonTheProviderSideApart) {
     unsupported.body = R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model.",)"
                        R"("param":"max_tokens","code":"unsupported_parameter"}})";
     EXPECT_EQ(model_error_from_response(unsupported, "openai").unsupported_parameter, "max_tokens");
+    mcp::HttpResponse gateway;
+    gateway.status = 502;
+    gateway.headers = {{"Retry-After", "inf"}};
+    gateway.body = std::string(290, 'x') + "\xE9t\xC3\xA9 \xF0\x9F\x98\x80\xF0\x9F";  // Latin-1, then UTF-8 cut short
+    ModelError bad_gateway = model_error_from_response(gateway, "openai");
+    EXPECT_FALSE(bad_gateway.retry_after) << "no delay from \"inf\"";
+    EXPECT_TRUE(bad_gateway.transient);
+    std::string details = bad_gateway.details;
+    bool valid = true;
+    for (std::size_t at = 0; at < details.size(); ++at)
+        valid = valid && !(static_cast<unsigned char>(details[at]) == 0xE9 || (details[at] == '\xF0' && at + 3 >= details.size()));
+    EXPECT_TRUE(valid) << "details are valid UTF-8, for the page: " << details;
+    EXPECT_NE(details.find("\xEF\xBF\xBD"), std::string::npos) << "bad bytes become U+FFFD";
     ModelError unreachable = connection_error("openai", "cannot connect to 127.0.0.1:9: Connection refused");
     EXPECT_TRUE(unreachable.transient);
     EXPECT_EQ(std::string(unreachable.what()).find("127.0.0.1"), std::string::npos) << "the address is a detail";
     EXPECT_NE(unreachable.details.find("127.0.0.1"), std::string::npos);
+}
+
+/// Streams its pieces as given, for the text tool-call wrapper to filter.
+class PiecesModel : public LanguageModel {
+public:
+    explicit PiecesModel(std::vector<std::string> pieces) : pieces_(std::move(pieces)) {}
+    boost::asio::awaitable<ModelReply> generate(const ModelRequest&, mcp::CancellationToken, AnswerSink& sink) override {
+        ModelReply reply;
+        for (const auto& piece : pieces_) {
+            sink.text(piece);
+            reply.text += piece;
+        }
+        co_return reply;
+    }
+    const ModelSettings& settings() const override { return settings_; }
+    boost::asio::awaitable<std::vector<ModelChoice>> list_models(mcp::CancellationToken) override {
+        co_return std::vector<ModelChoice>{};
+    }
+
+private:
+    std::vector<std::string> pieces_;
+    ModelSettings settings_;
+};
+
+TEST(TextToolCalls, AFencedCallIsNotShownEvenWhenItsFenceIsCutAcrossPieces) {
+    auto model = with_text_tool_calls(std::make_unique<PiecesModel>(std::vector<std::string>{
+        "Let me look.\n`", "``json\n{\"tool\": \"fs__read\", \"argu", "ments\": {\"path\": \"a\"}}\n``", "`\nDone `x` and ``",
+        "`code```"}));
+    RecordedAnswer sink;
+    ModelRequest request;
+    boost::asio::io_context io;
+    auto reply = boost::asio::co_spawn(io, model->generate(request, {}, sink), boost::asio::use_future);
+    io.run();
+    ModelReply answer = reply.get();
+    std::string shown;
+    for (const auto& piece : sink.texts) shown += piece;
+    EXPECT_EQ(shown, "Let me look.\n\nDone `x` and ```code```") << "the call's block is the host's; other backticks are text";
+    ASSERT_EQ(answer.tool_calls.size(), 1u);
+    EXPECT_EQ(answer.tool_calls[0].arguments.at("path"), "a");
 }
 
 }  // namespace
