@@ -7,6 +7,14 @@ import { highlight, looksLikeMarkdown, renderMarkdown } from './host-markdown.js
 const BASE64 = /^[A-Za-z0-9+/=\s]*$/;
 const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i;
 
+/** The text of a message's content: a string, text parts, or (anything else) its JSON. */
+export function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('');
+  if (content && typeof content === 'object' && typeof content.text === 'string') return content.text;
+  return content == null ? '' : prettyJson(content);
+}
+
 export function jsonBlock(value, { label } = {}) {
   const text = typeof value === 'string' ? value : prettyJson(value);
   return el('pre', { class: 'json', 'aria-label': label, html: highlight(text, 'json') });

@@ -2,8 +2,9 @@
 // progress, result, and the tool's MCP App view) and the servers' requests (elicitation, sampling,
 // sign-in), in arrival order.
 
+import { createAnswers, modelLabel } from './host-answers.js';
 import { copyText, el, formatDuration, formatTime, prettyJson } from './host-dom.js';
-import { jsonBlock, samplingMessages, toolResult } from './host-content.js';
+import { jsonBlock, samplingMessages, textOf, toolResult } from './host-content.js';
 import { schemaFields } from './host-forms.js';
 import { renderMarkdown } from './host-markdown.js';
 
@@ -15,18 +16,12 @@ function cancelReason(payload) {
   return textOf(payload.data?.content).trim() || (payload.refused ? 'The call was refused.' : 'The call was cancelled.');
 }
 
-function textOf(content) {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('');
-  if (content && typeof content === 'object' && typeof content.text === 'string') return content.text;
-  return content == null ? '' : prettyJson(content);
-}
-
 export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer, apps }) {
   const messages = new Map();   // messageId → { node, body, raw }
   const cards = new Map();      // callId → card
   let stick = true;
   let autoTop = 0;              // where the page last scrolled itself to
+  let liveModel = '';           // the model answering now, when the picker chose one
 
   // ------------------------------------------------------------------------------ scrolling
   // The transcript follows new content only while the user is at the bottom. Growth alone (text
@@ -59,6 +54,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     changed();
     return node;
   }
+  const answers = createAnswers({ add, announce });
 
   // ------------------------------------------------------------------------------ streaming
 
@@ -66,7 +62,10 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   let scheduled = false;
   function flush() {
     scheduled = false;
-    for (const message of dirty) message.body.innerHTML = renderMarkdown(message.raw);
+    for (const message of dirty) {
+      message.body.innerHTML = renderMarkdown(message.raw);
+      message.node.classList.toggle('has-text', Boolean(message.raw.trim()));
+    }
     dirty.clear();
     changed();
   }
@@ -79,11 +78,11 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     else requestAnimationFrame(flush);
   }
 
-  function assistantMessage(id, raw = '', createdAt) {
+  function assistantMessage(id, raw = '', createdAt, model = '') {
     const body = el('div', { class: 'markdown', 'aria-live': 'polite', 'aria-busy': 'false' });
     const copy = el('button', { type: 'button', class: 'small-button copy-message', text: 'Copy', 'aria-label': 'Copy the answer as markdown' });
     const node = el('article', { class: 'msg assistant', testid: 'assistant-message', dataset: { messageId: id }, 'aria-label': 'Assistant', title: formatTime(createdAt) || null },
-      body, el('div', { class: 'msg-actions' }, copy));
+      body, modelLabel(model), el('div', { class: 'msg-actions' }, copy));
     const message = { node, body, raw };
     copy.addEventListener('click', async () => {
       await copyText(message.raw);
@@ -91,23 +90,41 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
     });
     body.innerHTML = renderMarkdown(raw);
+    node.classList.toggle('has-text', Boolean(raw.trim()));
     messages.set(id, message);
     add(node);
     return message;
   }
 
-  function appendText({ content, messageId, turnId }) {
+  /** The answer a streamed piece belongs to; the next piece of the turn ends any retry notice. */
+  function streaming(messageId, turnId) {
     const id = messageId || `turn-${turnId || 'unknown'}`;
-    const message = messages.get(id) || assistantMessage(id);
+    const message = messages.get(id) || assistantMessage(id, '', undefined, liveModel);
+    message.turnId = turnId;
     if (!message.node.dataset.streaming) {
       message.node.dataset.streaming = 'true';
       message.body.setAttribute('aria-busy', 'true');
     }
-    message.raw += typeof content === 'string' ? content : textOf(content);
+    answers.clearRetry();
+    return message;
+  }
+
+  function appendText({ content, messageId, turnId }) {
+    const message = streaming(messageId, turnId);
+    answers.settleReasoning(message);
+    message.raw += textOf(content);
     schedule(message);
   }
 
+  function appendReasoning({ content, messageId, turnId }) {
+    answers.addReasoning(streaming(messageId, turnId), textOf(content));
+    changed();
+  }
+
+  const settleReasoning = () => { for (const message of messages.values()) answers.settleReasoning(message); };
+
   function endStreams() {
+    settleReasoning();
     for (const message of messages.values()) {
       if (!message.node.dataset.streaming) continue;
       delete message.node.dataset.streaming;
@@ -175,6 +192,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       refs.message, refs.progress, refs.args, refs.approval, refs.result);
     entry = { callId, node, refs, tool: '', server: '' };
     cards.set(callId, entry);
+    settleReasoning();
     if (toolName) nameCard(entry, toolName);
     setState(entry, 'processing');
     add(node);
@@ -402,6 +420,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
 
   function reset() {
     apps.teardownWithin(root, 'The conversation was cleared.');
+    answers.clearRetry();
     dirty.clear();
     messages.clear();
     cards.clear();
@@ -417,7 +436,12 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
         userMessage(message);
       } else if (message.role === 'assistant') {
         const text = textOf(message.content);
-        if (text.trim()) assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt);
+        const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';
+        // A failure record has neither: its error box alone shows, no empty bubble.
+        if (text.trim() || reasoning.trim()) {
+          const shown = assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt, message.model);
+          if (reasoning.trim()) answers.addReasoning(shown, reasoning, true);
+        }
         for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : []) {
           const entry = card(call.id, call.name);
           let args = call.arguments;
@@ -425,6 +449,8 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
           setArguments(entry, args);
           entry.fromHistory = true;
         }
+        if (message.isError) answers.failure(message.ending, message.endingDetails);
+        else if (message.ending) answers.ending(message.ending);
       } else if (message.role === 'tool') {
         const entry = card(message.toolCallId || message.id, message.toolName);
         const data = message.data !== undefined ? message.data : message.content;
@@ -445,6 +471,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   function turnEnded(state, payload) {
+    answers.clearRetry();
     endStreams();
     for (const entry of cards.values()) {
       if (entry.node.dataset.state === 'complete') continue;
@@ -459,15 +486,16 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       if (state !== 'finished') settle(node, 'expired', 'No longer needed: the answer ended.');
     }
     if (state === 'stopped') notice('Stopped.', 'muted', 'turn-stopped');
-    if (state === 'failed') {
-      add(el('div', { class: 'notice notice-error', testid: 'turn-error', role: 'alert' },
-        el('strong', { text: 'The answer failed.' }), el('span', { text: payload.message || '' })));
-    }
+    if (state === 'failed') answers.failure(payload.message, payload.details);
+    if (state === 'finished' && payload.notice) answers.ending(payload.notice);
   }
 
   return {
-    reset, showHistory, appendText, endStreams, addUser, userMessage, showContext, status, progress, approvalRequest, questionClosed, elicitation, sampling, auth,
-    notice, turnEnded,
+    reset, showHistory, appendText, appendReasoning, endStreams, addUser, userMessage, showContext, status, progress, approvalRequest, questionClosed,
+    elicitation, sampling, auth, notice, turnEnded,
+    retrying: (payload) => { answers.retrying(payload, messages); changed(); },
+    /** Live answers name the model the picker chose (empty: the host's default). */
+    setModel(model) { liveModel = model || ''; },
     /** Names cards drawn before the server list came (the history precedes it). */
     resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },
     scrollDown: () => { stick = true; scrollDown(); },

@@ -6,6 +6,7 @@ import { createApps } from './host-apps.js';
 import { copyText, el, formatCount, freshId } from './host-dom.js';
 import { createComposer } from './host-composer.js';
 import { renderMarkdown } from './host-markdown.js';
+import { createModelPicker } from './host-models.js';
 import { createServerPanel } from './host-servers.js';
 import { createTranscript } from './host-transcript.js';
 
@@ -22,7 +23,7 @@ const SESSION_KEY = 'mcpkit.host.sessionId';
 const $ = (id) => document.getElementById(id);
 const view = {
   banner: $('connection-banner'), bannerText: $('connection-text'), retry: $('retry'),
-  llm: $('llm'), usage: $('usage'), newChat: $('new-chat'), toggleServers: $('toggle-servers'),
+  llm: $('llm'), modelPicker: $('model-picker'), usage: $('usage'), newChat: $('new-chat'), toggleServers: $('toggle-servers'),
   llmNotice: $('llm-notice'), toasts: $('toasts'), announcer: $('announcer'), backdrop: $('backdrop'),
 };
 
@@ -188,6 +189,11 @@ const composer = createComposer({
   onDetach: (server, uri) => panel.detach(server, uri),
 });
 
+const picker = createModelPicker({
+  select: view.modelPicker, request, send,
+  onModel: (model, isDefault) => transcript.setModel(isDefault ? '' : model),
+});
+
 function setRunning(turnId, { flush = true } = {}) {
   runningTurn = turnId;
   composer.setRunning(Boolean(turnId));
@@ -203,12 +209,15 @@ function followTurn(turnId) {
 let llmNoticeFolded = false;
 function showLlm(llm, help) {
   if (llm && (llm.provider || llm.model)) {
-    view.llm.textContent = [llm.provider, llm.model].filter(Boolean).join(' · ');
+    // The model itself is the picker's (the `model` frame): the badge names who serves it.
+    view.llm.textContent = llm.provider || llm.model;
+    view.llm.title = [llm.provider, llm.model && `default model ${llm.model}`].filter(Boolean).join(' · ');
     view.llm.hidden = false;
     view.llmNotice.hidden = true;
     return;
   }
   view.llm.hidden = true;
+  picker.hide();
   let text = help;
   if (Array.isArray(help)) text = help.join('\n');
   else if (help && typeof help === 'object') text = JSON.stringify(help, null, 2);
@@ -288,6 +297,15 @@ const HANDLERS = {
     followTurn(payload.turnId);
     transcript.appendText(payload);
   },
+  reasoning(payload) {
+    followTurn(payload.turnId);
+    transcript.appendReasoning(payload);
+  },
+  retrying(payload) {
+    followTurn(payload.turnId);
+    transcript.retrying(payload);
+  },
+  model: (payload) => picker.show(payload),
   status(payload) {
     if (payload.state !== 'complete') followTurn(payload.turnId);
     transcript.status(payload);
@@ -308,6 +326,7 @@ const HANDLERS = {
   prompt: answer,
   resource: answer,
   app_response: answer,
+  models: answer,
   error(payload) {
     const handlers = payload.requestId && pending.get(payload.requestId);
     if (handlers) {
