@@ -255,22 +255,53 @@ describe("Anthropic's Messages API", () => {
 describe('the model picker', () => {
   for (const provider of ['openai', 'gemini', 'anthropic']) {
     test(`${provider}: the provider's models listed, one picked for this conversation`, async () => {
-      await withHost({ provider, model: provider === 'anthropic' ? 'claude-fake' : 'fake-model' }, async (page) => {
-        const current = await page.next('model');
+      await withHost({ provider, model: provider === 'anthropic' ? 'claude-fake' : 'fake-model' }, async (page, host) => {
+        const fallback = page.frames.find((f) => f.type === 'servers').payload.llm.model;
+        assert.equal(page.frames.filter((f) => f.type === 'model').length, 0, 'the default needs no frame of its own');
         page.send('list_models', { requestId: 'models-1' });
         const listed = await page.next('models', (p) => p.requestId === 'models-1');
         assert.equal(listed.error, undefined, listed.error);
         assert.ok(listed.models.some((m) => m.id === 'gpt-standard'), JSON.stringify(listed.models));
-        assert.equal(current.model, current.default);
         page.send('set_model', { model: 'gpt-standard' });
-        assert.equal((await page.next('model', (p) => p.model === 'gpt-standard')).default, current.default);
+        assert.equal((await page.next('model', (p) => p.model === 'gpt-standard')).default, fallback);
         assert.equal((await chat(page, 'echo picked')).state, 'finished');
         const post = posts().at(-1);
         const used = provider === 'gemini' ? post.path.match(/models\/([^:]+):/)[1] : post.body.model;
         assert.equal(used, 'gpt-standard');
+        // Another tab, or a reload, joins the conversation on its model.
+        const other = await connectPage(host.port, { sessionId: page.connection.sessionId });
+        assert.equal((await other.next('model')).model, 'gpt-standard');
+        other.close();
       });
     });
   }
+
+  test('the pick outlives a restart: the conversation goes on with the model that last answered', async () => {
+    const store = `sqlite:${work.folder}/picks.db`;
+    const first = await startHost({ config, llm, store });
+    let sessionId;
+    try {
+      const page = await connectPage(first.port);
+      sessionId = page.connection.sessionId;
+      page.send('set_model', { model: 'gpt-standard' });
+      await page.next('model', (p) => p.model === 'gpt-standard');
+      assert.equal((await chat(page, 'echo remembered')).state, 'finished');
+      page.close();
+    } finally {
+      await first.stop();
+    }
+    const second = await startHost({ config, llm, store });
+    try {
+      const page = await connectPage(second.port, { sessionId });
+      assert.equal((await page.next('model')).model, 'gpt-standard');
+      llm.reset();
+      assert.equal((await chat(page, 'echo still')).state, 'finished');
+      assert.equal(posts().at(-1).body.model, 'gpt-standard');
+      page.close();
+    } finally {
+      await second.stop();
+    }
+  });
 
   test('a server with no models list: the configured model still works, the page is told why', async () => {
     const bare = await startFakeLlm({ models: false });

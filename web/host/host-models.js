@@ -16,6 +16,7 @@ export function createModelPicker({ select, request, send, onModel }) {
   let problem = '';            // why there is no list
   let asked = false;
   let answered = false;
+  let picked = false;          // the host named this conversation's own model (a `model` frame)
 
   function render() {
     const seen = new Set();
@@ -60,8 +61,25 @@ export function createModelPicker({ select, request, send, onModel }) {
   });
 
   return {
-    /** The `model` frame: on connect, and whenever a tab of the session picks another. */
+    /**
+     * The host's default (`servers` frame, llm.model): the conversation's model unless a `model`
+     * frame named another. Sent again whenever a server changes, so it must not undo a pick.
+     */
+    defaults(model) {
+      if (typeof model !== 'string' || !model) return;
+      fallback = model;
+      if (picked) return render();
+      current = model;
+      select.hidden = false;
+      render();
+      onModel?.(current, true);
+      list();
+    },
+    /** A new connection: its greeting says again whether the conversation picked a model. */
+    reset() { picked = false; },
+    /** The `model` frame: on connect when the conversation picked one, and whenever a tab of it picks. */
     show({ model, default: defaultModel }) {
+      picked = true;
       current = typeof model === 'string' ? model : '';
       fallback = typeof defaultModel === 'string' ? defaultModel : current;
       select.hidden = !current;

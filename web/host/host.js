@@ -209,7 +209,8 @@ function followTurn(turnId) {
 let llmNoticeFolded = false;
 function showLlm(llm, help) {
   if (llm && (llm.provider || llm.model)) {
-    // The model itself is the picker's (the `model` frame): the badge names who serves it.
+    // The model itself is the picker's: the badge names who serves it.
+    picker.defaults(llm.model);
     view.llm.textContent = llm.provider || llm.model;
     view.llm.title = [llm.provider, llm.model && `default model ${llm.model}`].filter(Boolean).join(' · ');
     view.llm.hidden = false;
@@ -222,7 +223,7 @@ function showLlm(llm, help) {
   if (Array.isArray(help)) text = help.join('\n');
   else if (help && typeof help === 'object') text = JSON.stringify(help, null, 2);
   if (!text) {
-    text = 'Set `GEMINI_API_KEY` (Google Gemini) or `OPENAI_API_KEY` (OpenAI or a compatible endpoint) in the ' +
+    text = 'Set `GEMINI_API_KEY` (Google Gemini), `ANTHROPIC_API_KEY` (Claude) or `OPENAI_API_KEY` (OpenAI or a compatible endpoint) in the ' +
       "environment `mcpkit host` runs in, then restart it.";
   }
   // Open until the user folds it to its one-line summary (it stays folded across updates).
@@ -250,6 +251,7 @@ const HANDLERS = {
       toast(payload.message || 'The host refused the connection.');
       return;
     }
+    picker.reset();
     const lost = payload.state === 'connected' && everConnected && !transcript.isEmpty();
     connected = true;
     everConnected = true;

@@ -110,9 +110,10 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     if (!servers_text_) servers_text_ = servers_frame();
     page->send(servers_text_);
     page->send(PageFrames::usage_frame(session->usage));
-    if (LanguageModel* model = conversation_.model())
-        page->send(PageFrames::model(session->model.empty() ? model->settings().model : session->model,
-                                     model->settings().model));
+    // The default model is in `servers` (llm.model): only a conversation that picked another
+    // needs a frame of its own (a greeting one frame longer costs every idle page memory).
+    if (LanguageModel* model = conversation_.model(); model && !session->model.empty())
+        page->send(PageFrames::model(session->model, model->settings().model));
     if (session->turn_running) page->send(PageFrames::turn_frame(TurnState::started, session->turn_id, {}));
     for (const auto& [id, question] : session->questions) page->send(PageFrames::question(question));
 }
