@@ -34,7 +34,7 @@ std::string key_variable(std::string_view provider) {
 }
 
 /// The provider's own error object, whichever way it wraps it: OpenAI's and Gemini's
-/// `{"error": {…}}` (Gemini sometimes inside an array), Anthropic's `{"type": "error", "error": {…}}`.
+/// `{"error": {…}}` (Gemini sometimes inside an array), Anthropic's error object beside `"type": "error"`.
 const json::object* error_object(const json::value& body) {
     const json::value* value = &body;
     if (value->is_array() && !value->get_array().empty()) value = &value->get_array().front();
