@@ -34,7 +34,7 @@ inline double number(const boost::json::object& object, std::string_view key, do
 }
 
 /// A whole number from an integer or a floating-point field (truncated); 0 when absent or not a
-/// number, and an unsigned value too large for int64 reads as the largest.
+/// number, and a value past int64's range (an unsigned one, 1e300) reads as the nearest end.
 inline std::int64_t integer(const boost::json::object& object, std::string_view key) {
     auto* value = object.if_contains(key);
     if (!value) return 0;
@@ -43,7 +43,13 @@ inline std::int64_t integer(const boost::json::object& object, std::string_view 
         return value->get_uint64() > std::uint64_t(std::numeric_limits<std::int64_t>::max())
                    ? std::numeric_limits<std::int64_t>::max()
                    : static_cast<std::int64_t>(value->get_uint64());
-    if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
+    if (value->is_double()) {
+        // Casting a double outside the range is undefined behaviour, not a big number.
+        double number = value->get_double();
+        if (!(number > -9.2e18)) return number != number ? 0 : std::numeric_limits<std::int64_t>::min();
+        if (!(number < 9.2e18)) return std::numeric_limits<std::int64_t>::max();
+        return static_cast<std::int64_t>(number);
+    }
     return 0;
 }
 

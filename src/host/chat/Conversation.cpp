@@ -11,6 +11,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -349,8 +351,10 @@ asio::awaitable<json::object> Conversation::sample(std::shared_ptr<ChatSession> 
     request.system_prompt = json_fields::text(params, "systemPrompt");
     request.history = history;
     request.model = session->model;
+    // The server's number, of any form (a fraction, 1e300): clamped, never thrown on.
     if (auto* max = params.if_contains("maxTokens"); max && max->is_number())
-        request.max_output_tokens = std::max(1, max->to_number<int>());
+        request.max_output_tokens =
+            static_cast<int>(std::clamp<std::int64_t>(json_fields::integer(params, "maxTokens"), 1, 1'000'000));
     AnswerSink whole_answer;  // the server gets the answer whole
     mcp::CancellationToken not_stopped;  // not the turn's: a sampling request may come outside one
     ModelReply reply = co_await model_->generate(request, not_stopped, whole_answer);

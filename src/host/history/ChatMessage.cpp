@@ -1,5 +1,7 @@
 #include "host/history/ChatMessage.hpp"
 
+#include <mcp/JsonFields.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <stdexcept>
@@ -73,7 +75,7 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
     message.content = text_at(json, "content");
     message.context = text_at(json, "context");
     if (auto* created = json.if_contains("createdAt"); created && created->is_number())
-        message.created_at = created->to_number<std::int64_t>();
+        message.created_at = mcp::json_fields::integer(json, "createdAt");
     if (auto* calls = json.if_contains("toolCalls"); calls && calls->is_array()) {
         for (const auto& item : calls->get_array()) {
             if (!item.is_object()) throw std::invalid_argument("message.toolCalls holds a non-object");

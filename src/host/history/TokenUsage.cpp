@@ -1,13 +1,18 @@
 #include "host/history/TokenUsage.hpp"
 
+#include <mcp/JsonFields.hpp>
+
+#include <algorithm>
+
 namespace mcpkit::host {
 namespace json = boost::json;
 
 TokenUsage token_usage_from(const json::object& counts, std::string_view prompt, std::string_view completion,
                             std::string_view total) {
-    auto count = [&](std::string_view key) -> std::int64_t {
-        auto* value = counts.if_contains(key);
-        return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
+    // A provider's count is a number of some form; a fraction or 1e300 must not throw, and the
+    // session's running sums must not overflow: counts stay within [0, 10^15].
+    auto count = [&](std::string_view key) {
+        return std::clamp<std::int64_t>(mcp::json_fields::integer(counts, key), 0, 1'000'000'000'000'000);
     };
     return {count(prompt), count(completion), count(total)};
 }

@@ -7,6 +7,7 @@
 #include <mcp/JsonFields.hpp>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 namespace mcpkit::host {
 namespace json = boost::json;
@@ -14,15 +15,12 @@ namespace json_fields = mcp::json_fields;
 
 namespace {
 
-std::int64_t count(const json::object& object, std::string_view key) {
-    auto* value = object.if_contains(key);
-    return value && value->is_number() ? value->to_number<std::int64_t>() : 0;
-}
+std::int64_t count(const json::object& object, std::string_view key) { return json_fields::integer(object, key); }
 
 std::optional<std::size_t> index_of(const json::object& event) {
     auto* value = event.if_contains("index");
     if (!value || !value->is_number()) return std::nullopt;
-    auto index = value->to_number<long long>();
+    std::int64_t index = json_fields::integer(event, "index");
     // A block index past any real answer is a broken stream, not a reason to allocate.
     if (index < 0 || index > 4096) return std::nullopt;
     return static_cast<std::size_t>(index);

@@ -13,7 +13,7 @@ namespace json_fields = mcp::json_fields;
 
 ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& delta) {
     std::optional<long long> index;
-    if (auto* value = delta.if_contains("index"); value && value->is_number()) index = value->to_number<long long>();
+    if (auto* value = delta.if_contains("index"); value && value->is_number()) index = json_fields::integer(delta, "index");
     std::string id = json_fields::text(delta, "id");
     std::string name;
     if (auto* function = delta.if_contains("function"); function && function->is_object())

@@ -94,6 +94,20 @@ TEST(OpenAiAnswers, StopReasonsThatCutAnAnswerShortAreSaid) {
     EXPECT_EQ(read_openai({R"({"choices":[{"delta":{"content":"Fine"},"finish_reason":"stop"}]})"}, sink).ending, "");
 }
 
+TEST(OpenAiAnswers, NumbersOfAnyFormNeitherThrowNorOverflow) {
+    // Found by fuzz_provider_answers: a fractional index threw out of the reader, and 1e300 cast
+    // to an integer is undefined behaviour.
+    RecordedAnswer sink;
+    ModelReply reply = read_openai(
+        {R"({"choices":[{"delta":{"tool_calls":[{"index":1.5,"id":"c1","function":{"name":"t","arguments":"{}"}}]}}]})",
+         R"({"choices":[],"usage":{"prompt_tokens":1e300,"completion_tokens":-1e300,"total_tokens":2.5}})"},
+        sink);
+    EXPECT_EQ(reply.tool_calls.size(), 1u);
+    EXPECT_EQ(reply.usage.prompt_tokens, 1'000'000'000'000'000) << "bounded, so that running sums cannot overflow";
+    EXPECT_EQ(reply.usage.completion_tokens, 0);
+    EXPECT_EQ(reply.usage.total_tokens, 2);
+}
+
 TEST(OpenAiAnswers, ReasoningStaysOutOfTheTextAndGroqUsageIsRead) {
     RecordedAnswer sink;
     ModelReply reply = read_openai({R"({"choices":[{"delta":{"reasoning_content":"Think."}}]})",
