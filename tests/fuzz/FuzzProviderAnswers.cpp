@@ -4,10 +4,11 @@
 // allocate without bound, and the text, reasoning and arguments the host keeps (and later sends
 // to its pages, whose WebSockets close on anything else) must be valid UTF-8.
 //
-// The first byte picks the reader ('A': Anthropic, anything else: OpenAI); the rest is split at
-// newlines into events.
+// The first byte picks the reader ('A': Anthropic, 'G': Gemini, anything else: OpenAI); the rest
+// is split at newlines into events.
 
 #include "host/llm/AnthropicAnswerReader.hpp"
+#include "host/llm/GeminiAnswerReader.hpp"
 #include "host/llm/OpenAiAnswerReader.hpp"
 #include "host/llm/ScratchJson.hpp"
 
@@ -82,6 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0) return 0;
     std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
     if (data[0] == 'A') read_events<AnthropicAnswerReader>(input);
+    else if (data[0] == 'G') read_events<GeminiAnswerReader>(input);
     else read_events<OpenAiAnswerReader>(input);
     return 0;
 }

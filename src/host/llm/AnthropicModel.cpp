@@ -7,7 +7,6 @@
 
 #include <mcp/JsonFields.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cctype>
@@ -123,11 +122,7 @@ boost::asio::awaitable<ModelReply> AnthropicModel::generate(const ModelRequest& 
     StreamedAnswer answer(sink, reply);
     AnthropicAnswerReader reader(reply, answer);
     ScratchJson scratch;
-    EventHandler on_event = [&](std::string_view, std::string_view data) {
-        const json::value* event = scratch.parse(data);
-        if (!event || !event->is_object()) throw unreadable_event_error("anthropic", data);
-        reader.read(event->get_object());
-    };
+    EventHandler on_event = json_object_events(scratch, "anthropic", [&](const json::object& event) { reader.read(event); });
     co_await stream_events(connections_, std::move(post), cancellation, "anthropic", on_event, answer);
     reader.finish();
     if (!answer.heard) throw empty_answer_error("anthropic");
@@ -137,6 +132,7 @@ boost::asio::awaitable<ModelReply> AnthropicModel::generate(const ModelRequest& 
 boost::asio::awaitable<std::vector<ModelChoice>> AnthropicModel::list_models(mcp::CancellationToken cancellation) {
     std::vector<ModelChoice> models;
     std::string after;
+    // Paged; a list that keeps handing out pages stops at 20 of them.
     for (int page = 0; page < 20; ++page) {
         mcp::HttpRequest get;
         get.method = "GET";
@@ -144,29 +140,20 @@ boost::asio::awaitable<std::vector<ModelChoice>> AnthropicModel::list_models(mcp
         if (!after.empty()) get.url += "&after_id=" + after;
         for (auto& header : headers())
             if (header.first != "Content-Type") get.headers.push_back(std::move(header));
-        ModelReply unused;
-        AnswerSink quiet;
-        StreamedAnswer answer(quiet, unused);
-        bool more = false;
-        EventHandler on_body = [&](std::string_view, std::string_view data) {
-            boost::system::error_code ec;
-            json::value list = json::parse(data, ec);
-            if (ec || !list.is_object()) return;
-            const auto& object = list.get_object();
-            auto* has_more = object.if_contains("has_more");
-            more = has_more && has_more->is_bool() && has_more->get_bool();
-            after = json_fields::text(object, "last_id");
-            auto* items = object.if_contains("data");
-            if (!items || !items->is_array()) return;
-            for (const auto& item : items->get_array())
-                if (item.is_object())
-                    if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty())
-                        models.push_back({id, json_fields::text(item.get_object(), "display_name")});
-        };
-        co_await stream_events(connections_, std::move(get), cancellation, "anthropic", on_body, answer);
-        if (!more || after.empty()) break;
+        json::value list = co_await fetch_json(connections_, std::move(get), cancellation, "anthropic");
+        if (!list.is_object()) break;
+        const auto& object = list.get_object();
+        for (const auto& item : json_fields::array(object, "data"))
+            if (item.is_object())
+                if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty())
+                    models.push_back({id, json_fields::text(item.get_object(), "display_name")});
+        auto* more = object.if_contains("has_more");
+        after = json_fields::text(object, "last_id");
+        // The id goes in a query: only characters that need no escaping are taken.
+        bool plain = more && more->is_bool() && more->get_bool() && !after.empty();
         for (char c : after)
-            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') co_return models;
+            plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.").find(c) != std::string_view::npos);
+        if (!plain) break;
     }
     co_return models;
 }

@@ -1,6 +1,6 @@
 #include "host/llm/GeminiModel.hpp"
 
-#include "host/llm/AnswerEndings.hpp"
+#include "host/llm/GeminiAnswerReader.hpp"
 #include "host/llm/ModelErrors.hpp"
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/StreamingRequest.hpp"
@@ -160,23 +160,6 @@ json::object GeminiModel::request_body(const ModelRequest& request, bool with_to
     return body;
 }
 
-namespace {
-
-/// The stated reason for an answer Gemini ended early, or empty for one that ended well.
-std::string ending_for(std::string_view reason, const ModelReply& reply) {
-    if (reason.empty() || reason == "STOP" || reason == "FINISH_REASON_UNSPECIFIED") return {};
-    if (reason == "MAX_TOKENS")
-        return reply.text.empty() && reply.tool_calls.empty() ? answer_endings::thinking_used_limit()
-                                                              : answer_endings::output_limit();
-    if (reason == "SAFETY" || reason == "PROHIBITED_CONTENT" || reason == "BLOCKLIST" || reason == "SPII" ||
-        reason == "IMAGE_SAFETY")
-        return answer_endings::safety_filter(reason);
-    if (reason == "RECITATION") return answer_endings::recitation();
-    return answer_endings::other(reason);
-}
-
-}  // namespace
-
 boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& request, mcp::CancellationToken cancellation,
                                                          AnswerSink& sink) {
     const std::string& model = request.model.empty() ? settings_.model : request.model;
@@ -189,63 +172,12 @@ boost::asio::awaitable<ModelReply> GeminiModel::generate(const ModelRequest& req
 
     ModelReply reply;
     StreamedAnswer answer(sink, reply);
+    GeminiAnswerReader reader(reply, answer);
     ScratchJson scratch;
-    EventHandler on_event = [&](std::string_view, std::string_view data) {
-        const json::value* chunk = scratch.parse(data);
-        if (!chunk || !chunk->is_object()) throw unreadable_event_error("gemini", data);
-        const auto& object = chunk->get_object();
-        if (auto* error = object.if_contains("error")) throw error_event("gemini", *error);
-        if (auto* usage = object.if_contains("usageMetadata"); usage && usage->is_object())
-            reply.usage = token_usage_from(usage->get_object(), "promptTokenCount", "candidatesTokenCount", "totalTokenCount");
-        if (auto* feedback = object.if_contains("promptFeedback"); feedback && feedback->is_object())
-            if (std::string blocked = json_fields::text(feedback->get_object(), "blockReason"); !blocked.empty())
-                throw ModelError("Gemini refused the message (" + blocked + ").",
-                                 "gemini blocked the prompt: " + json::serialize(*feedback), 400, false);
-        auto* candidates = object.if_contains("candidates");
-        if (!candidates || !candidates->is_array() || candidates->get_array().empty()) return;
-        const auto& candidate_value = candidates->get_array().front();
-        if (!candidate_value.is_object()) return;
-        const auto& candidate = candidate_value.get_object();
-        if (std::string reason = json_fields::text(candidate, "finishReason"); !reason.empty()) {
-            reply.finish_reason = reason;
-            answer.heard = true;
-        }
-        auto* content = candidate.if_contains("content");
-        if (!content || !content->is_object()) return;
-        auto* parts = content->get_object().if_contains("parts");
-        if (!parts || !parts->is_array()) return;
-        for (const auto& part_value : parts->get_array()) {
-            if (!part_value.is_object()) continue;
-            const auto& part = part_value.get_object();
-            auto* text = part.if_contains("text");
-            bool has_text = text && text->is_string() && !text->get_string().empty();
-            if (auto* thought = part.if_contains("thought"); thought && thought->is_bool() && thought->get_bool()) {
-                if (has_text) answer.add_reasoning(text->get_string());  // a summary of its thinking
-                continue;
-            }
-            if (has_text) answer.add_text(text->get_string());
-            if (auto* function = part.if_contains("functionCall"); function && function->is_object()) {
-                answer.heard = true;
-                const auto& call_object = function->get_object();
-                ToolCall call;
-                call.name = json_fields::text(call_object, "name");
-                std::string id = json_fields::text(call_object, "id");
-                // Gemini usually sends no id: one made up, unique across the session's turns.
-                call.id = id.empty() ? new_id("call") : id;
-                if (!id.empty()) call.provider_data["id"] = id;
-                if (auto* args = call_object.if_contains("args"); args && args->is_object()) call.arguments = args->get_object();
-                else if (args && !args->is_null()) call.arguments_error = "the arguments must be an object";
-                if (auto* signature = part.if_contains("thoughtSignature")) call.provider_data["thoughtSignature"] = *signature;
-                reply.tool_calls.push_back(std::move(call));
-            }
-        }
-    };
+    EventHandler on_event = json_object_events(scratch, "gemini", [&](const json::object& chunk) { reader.read(chunk); });
     co_await stream_events(connections_, std::move(post), cancellation, "gemini", on_event, answer);
-    if (reply.finish_reason == "MALFORMED_FUNCTION_CALL" && reply.tool_calls.empty())
-        throw ModelError("Gemini wrote a tool call it could not finish.", "gemini: finishReason MALFORMED_FUNCTION_CALL", 0, true);
+    reader.finish();
     if (!answer.heard) throw empty_answer_error("gemini");
-    reply.ending = ending_for(reply.finish_reason, reply);
-    if (reply.ending.empty() && reply.text.empty() && reply.tool_calls.empty()) reply.ending = answer_endings::empty();
     co_return reply;
 }
 
@@ -259,36 +191,26 @@ boost::asio::awaitable<std::vector<ModelChoice>> GeminiModel::list_models(mcp::C
         get.url = settings_.base_url + "/v1beta/models?pageSize=1000";
         if (!page_token.empty()) get.url += "&pageToken=" + page_token;
         get.headers = {{"x-goog-api-key", settings_.api_key}};
-        ModelReply unused;
-        AnswerSink quiet;
-        StreamedAnswer answer(quiet, unused);
-        page_token.clear();
-        EventHandler on_body = [&](std::string_view, std::string_view data) {
-            boost::system::error_code ec;
-            json::value list = json::parse(data, ec);
-            if (ec || !list.is_object()) return;
-            page_token = json_fields::text(list.get_object(), "nextPageToken");
-            auto* items = list.get_object().if_contains("models");
-            if (!items || !items->is_array()) return;
-            for (const auto& item : items->get_array()) {
-                if (!item.is_object()) continue;
-                const auto& model = item.get_object();
-                // Only the models that answer chats (not embeddings, not image generators).
-                bool chats = false;
-                if (auto* methods = model.if_contains("supportedGenerationMethods"); methods && methods->is_array())
-                    for (const auto& method : methods->get_array())
-                        chats = chats || (method.is_string() && method.get_string() == "generateContent");
-                std::string name = json_fields::text(model, "name");
-                if (!chats || name.empty()) continue;
-                if (name.starts_with("models/")) name.erase(0, 7);
-                models.push_back({name, json_fields::text(model, "displayName")});
-            }
-        };
-        co_await stream_events(connections_, std::move(get), cancellation, "gemini", on_body, answer);
-        if (page_token.empty()) break;
+        json::value list = co_await fetch_json(connections_, std::move(get), cancellation, "gemini");
+        if (!list.is_object()) break;
+        page_token = json_fields::text(list.get_object(), "nextPageToken");
+        for (const auto& item : json_fields::array(list.get_object(), "models")) {
+            if (!item.is_object()) continue;
+            const auto& entry = item.get_object();
+            // Only the models that answer chats (not embeddings, not image generators).
+            bool chats = false;
+            for (const auto& method : json_fields::array(entry, "supportedGenerationMethods"))
+                chats = chats || (method.is_string() && method.get_string() == "generateContent");
+            std::string name = json_fields::text(entry, "name");
+            if (!chats || name.empty()) continue;
+            if (name.starts_with("models/")) name.erase(0, 7);
+            models.push_back({name, json_fields::text(entry, "displayName")});
+        }
         // The token goes in a query: only characters that need no escaping are taken.
+        bool plain = !page_token.empty();
         for (char c : page_token)
-            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.' && c != '~') co_return models;
+            plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.~").find(c) != std::string_view::npos);
+        if (!plain) break;
     }
     co_return models;
 }

@@ -8,7 +8,6 @@
 #include <mcp/JsonFields.hpp>
 #include <mcp/jsonrpc/JsonWriter.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/url/parse.hpp>
 
@@ -217,12 +216,7 @@ boost::asio::awaitable<ModelReply> OpenAiChatModel::generate(const ModelRequest&
         StreamedAnswer answer(sink, reply);
         OpenAiAnswerReader reader(reply, answer);
         ScratchJson scratch;
-        EventHandler on_event = [&](std::string_view, std::string_view data) {
-            if (data == "[DONE]") return;
-            const json::value* chunk = scratch.parse(data);
-            if (!chunk || !chunk->is_object()) throw unreadable_event_error("openai", data);
-            reader.read(chunk->get_object());
-        };
+        EventHandler on_event = json_object_events(scratch, "openai", [&](const json::object& chunk) { reader.read(chunk); });
         std::string unsupported;
         try {
             co_await stream_events(connections_, std::move(post), cancellation, "openai", on_event, answer);
@@ -246,20 +240,12 @@ boost::asio::awaitable<std::vector<ModelChoice>> OpenAiChatModel::list_models(mc
     get.method = "GET";
     get.url = settings_.base_url + "/models";
     if (!settings_.api_key.empty()) get.headers.emplace_back("Authorization", "Bearer " + settings_.api_key);
-    ModelReply unused;
-    AnswerSink quiet;
-    StreamedAnswer answer(quiet, unused);
+    json::value list = co_await fetch_json(connections_, std::move(get), cancellation, "openai");
     std::vector<ModelChoice> models;
-    EventHandler on_body = [&](std::string_view, std::string_view data) {
-        boost::system::error_code ec;
-        json::value list = json::parse(data, ec);
-        auto* items = !ec && list.is_object() ? list.get_object().if_contains("data") : nullptr;
-        if (!items || !items->is_array()) return;
-        for (const auto& item : items->get_array())
-            if (item.is_object())
-                if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty()) models.push_back({id, {}});
-    };
-    co_await stream_events(connections_, std::move(get), cancellation, "openai", on_body, answer);
+    if (!list.is_object()) co_return models;
+    for (const auto& item : json_fields::array(list.get_object(), "data"))
+        if (item.is_object())
+            if (std::string id = json_fields::text(item.get_object(), "id"); !id.empty()) models.push_back({id, {}});
     co_return models;
 }
 

@@ -120,4 +120,42 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
     answer.finish();
 }
 
+EventHandler json_object_events(ScratchJson& scratch, std::string_view provider,
+                                std::function<void(const boost::json::object&)> read) {
+    return [&scratch, provider, read = std::move(read)](std::string_view, std::string_view data) {
+        if (data == "[DONE]") return;
+        const boost::json::value* event = scratch.parse(data);
+        if (!event || !event->is_object()) throw unreadable_event_error(provider, data);
+        read(event->get_object());
+    };
+}
+
+boost::asio::awaitable<boost::json::value> fetch_json(ProviderConnections& connections, mcp::HttpRequest request,
+                                                      mcp::CancellationToken cancellation, std::string_view provider) {
+    std::string body;
+    bool too_long = false;
+    std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
+        too_long = too_long || body.size() + bytes.size() > max_whole_answer;
+        if (!too_long) body.append(bytes);
+    };
+    request.headers.emplace_back("Accept-Encoding", "identity");
+    mcp::HttpResponse response;
+    std::string broken;
+    try {
+        response = co_await connections.send_streaming(std::move(request), cancellation, std::move(on_bytes));
+    } catch (const mcp::HttpError& e) {
+        broken = e.what();
+    }
+    if (!broken.empty()) throw connection_error(provider, broken);
+    if (response.status != 200) {
+        response.body = std::move(body);
+        throw model_error_from_response(response, provider);
+    }
+    if (too_long) throw unreadable_event_error(provider, body.substr(0, 200));
+    boost::system::error_code ec;
+    boost::json::value document = boost::json::parse(body, ec);
+    if (ec) throw unreadable_event_error(provider, body.substr(0, 200));
+    co_return document;
+}
+
 }  // namespace mcpkit::host

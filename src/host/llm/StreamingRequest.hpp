@@ -6,6 +6,7 @@
 
 #include "host/llm/LanguageModel.hpp"
 #include "host/llm/ProviderConnections.hpp"
+#include "host/llm/ScratchJson.hpp"
 #include "host/llm/SurrogateHalves.hpp"
 
 namespace mcpkit::host {
@@ -40,5 +41,16 @@ using EventHandler = std::function<void(std::string_view name, std::string_view 
 boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp::HttpRequest request,
                                            mcp::CancellationToken cancellation, std::string_view provider,
                                            const EventHandler& on_event, StreamedAnswer& answer);
+
+/// The handler for a stream of JSON events: each event's data parsed (in `scratch`, see
+/// ScratchJson) and handed to `read` as an object. OpenAI's closing "[DONE]" is skipped; anything
+/// else that is not a JSON object fails the answer as unreadable.
+EventHandler json_object_events(ScratchJson& scratch, std::string_view provider,
+                                std::function<void(const boost::json::object&)> read);
+
+/// A request answered with one JSON document (a provider's model list): the document, or
+/// ModelError as for an answer (a refusal, a broken connection, a body that is not JSON).
+boost::asio::awaitable<boost::json::value> fetch_json(ProviderConnections& connections, mcp::HttpRequest request,
+                                                      mcp::CancellationToken cancellation, std::string_view provider);
 
 }  // namespace mcpkit::host

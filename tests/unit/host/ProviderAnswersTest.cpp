@@ -2,8 +2,10 @@
 // end an answer short, reasoning kept apart, Anthropic's block events, and what goes back to a
 // provider with the next request (reasoning_content, extra_content, signed thinking blocks).
 
+#include "host/llm/AnswerEndings.hpp"
 #include "host/llm/AnthropicAnswerReader.hpp"
 #include "host/llm/AnthropicModel.hpp"
+#include "host/llm/GeminiAnswerReader.hpp"
 #include "host/llm/ModelErrors.hpp"
 #include "host/llm/OpenAiAnswerReader.hpp"
 #include "host/llm/OpenAiChatModel.hpp"
@@ -14,6 +16,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
+#include <mcp/transport/HttpServer.hpp>
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
@@ -166,6 +169,47 @@ TEST(OpenAiRequest, WhatProvidersNeedBackGoesBackAndAFailedAnswerDoesNot) {
     EXPECT_EQ(messages[1].at("tool_calls").at(0).at("extra_content").at("google").at("thought_signature"), "c2ln");
 }
 
+ModelReply read_gemini(const std::vector<std::string>& chunks, RecordedAnswer& sink) {
+    ModelReply reply;
+    StreamedAnswer answer(sink, reply);
+    GeminiAnswerReader reader(reply, answer);
+    for (const auto& chunk : chunks) reader.read(json::parse(chunk).as_object());
+    answer.finish();
+    reader.finish();
+    return reply;
+}
+
+TEST(GeminiAnswers, ThoughtsApartCallsWithSignaturesAndEachFinishReasonSaid) {
+    RecordedAnswer sink;
+    ModelReply reply = read_gemini(
+        {R"({"candidates":[{"content":{"role":"model","parts":[{"text":"Weighing it.","thought":true}]}}]})",
+         R"({"candidates":[{"content":{"role":"model","parts":[{"text":"Sure."},)"
+         R"({"functionCall":{"name":"w__get","args":{"city":"Oslo"}},"thoughtSignature":"c2ln"}]},"finishReason":"STOP"}],)"
+         R"("usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"totalTokenCount":20}})"},
+        sink);
+    EXPECT_EQ(reply.reasoning, "Weighing it.");
+    EXPECT_EQ(reply.text, "Sure.");
+    ASSERT_EQ(reply.tool_calls.size(), 1u);
+    EXPECT_EQ(reply.tool_calls[0].provider_data.at("thoughtSignature"), "c2ln");
+    EXPECT_EQ(reply.usage.total_tokens, 20);
+    EXPECT_EQ(reply.ending, "");
+    EXPECT_EQ(read_gemini({R"({"candidates":[{"content":{"parts":[{"text":"Part"}]}}]})",
+                           R"({"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"blocked":true}]}]})"},
+                          sink)
+                  .ending,
+              "The provider's safety filter ended the answer (SAFETY).");
+    EXPECT_EQ(read_gemini({R"({"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS"}],)"
+                           R"("usageMetadata":{"thoughtsTokenCount":4000}})"},
+                          sink)
+                  .ending,
+              answer_endings::thinking_used_limit())
+        << "no parts at all: the thinking spent the limit";
+    EXPECT_EQ(read_gemini({R"({"candidates":[{"content":{"parts":[{"text":"Some"}]},"finishReason":"MAX_TOKENS"}]})"}, sink).ending,
+              answer_endings::output_limit());
+    EXPECT_THROW(read_gemini({R"({"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL"}]})"}, sink), ModelError);
+    EXPECT_THROW(read_gemini({R"({"promptFeedback":{"blockReason":"SAFETY"}})"}, sink), ModelError);
+}
+
 TEST(AnthropicAnswers, BlocksStreamIntoTextCallsAndSignedThinking) {
     RecordedAnswer sink;
     ModelReply reply;
@@ -258,6 +302,61 @@ TEST(ModelErrors, PlainWordsForThePersonTheProviderSideApart) {
     EXPECT_TRUE(unreachable.transient);
     EXPECT_EQ(std::string(unreachable.what()).find("127.0.0.1"), std::string::npos) << "the address is a detail";
     EXPECT_NE(unreachable.details.find("127.0.0.1"), std::string::npos);
+}
+
+/// A chat-completions server that takes no output limit under either name, as some gateways do:
+/// it names the one it got as unsupported (400), like OpenAI's reasoning models.
+class NoLimitServer : public mcp::HttpRoutes {
+public:
+    std::vector<std::string> limits_seen;  ///< per request: the limit's name, or "none"
+    bool serves(std::string_view path) const override { return path == "/v1/chat/completions"; }
+    std::size_t max_body_bytes(std::string_view) const override { return 1 << 20; }
+    void handle(mcp::HttpRouteRequest request, std::function<void(mcp::HttpRouteResponse)> respond) override {
+        json::object body = json::parse(request.body).as_object();
+        for (const char* name : {"max_tokens", "max_completion_tokens"})
+            if (body.contains(name)) {
+                limits_seen.emplace_back(name);
+                respond({400, std::string(R"({"error":{"message":"Unsupported parameter: ')") + name +
+                                  R"(' is not supported.","type":"invalid_request_error","param":")" + name +
+                                  R"(","code":"unsupported_parameter"}})"});
+                return;
+            }
+        limits_seen.emplace_back("none");
+        respond({200, "data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+                 "text/event-stream"});
+    }
+};
+
+TEST(OpenAiRequest, AServerRefusingTheLimitUnderBothNamesGetsNoneAndNoFlipFlop) {
+    boost::asio::io_context io;
+    auto routes = std::make_shared<NoLimitServer>();
+    mcp::HttpServer server(io, {.routes = routes});
+    server.start();
+    OpenAiChatModel model({.provider = "openai", .model = "m", .base_url = "http://127.0.0.1:" + std::to_string(server.port()) + "/v1",
+                           .max_output_tokens = 100});
+    std::vector<ChatMessage> history(1);
+    history[0] = {.id = "u1", .role = Role::user, .content = "Hi"};
+    ModelRequest request;
+    request.history = history;
+    std::vector<std::string> texts;
+    boost::asio::co_spawn(
+        io,
+        [&]() -> boost::asio::awaitable<void> {
+            for (int turn = 0; turn < 2; ++turn) {
+                AnswerSink quiet;
+                mcp::CancellationToken never;
+                ModelReply reply = co_await model.generate(request, never, quiet);
+                texts.push_back(reply.text);
+            }
+        },
+        [&](std::exception_ptr failure) {
+            server.stop([&io] { io.stop(); });
+            if (failure) std::rethrow_exception(failure);
+        });
+    io.run();
+    EXPECT_EQ(texts, (std::vector<std::string>{"ok", "ok"}));
+    EXPECT_EQ(routes->limits_seen, (std::vector<std::string>{"max_tokens", "max_completion_tokens", "none", "none"}))
+        << "each name tried once, then none, remembered for the next answer";
 }
 
 /// Streams its pieces as given, for the text tool-call wrapper to filter.
