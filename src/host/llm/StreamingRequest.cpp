@@ -29,6 +29,25 @@ bool handle_whole_answer(std::string_view body, const EventHandler& on_event) {
     return true;
 }
 
+/// Sends `request` with its body going to `on_bytes`; a connection that fails or is stopped is a
+/// ModelError. A gateway that compresses would otherwise hand the parser gzip (the client does not
+/// decode it, and a stream held back until it can be decoded is no stream): identity is asked for.
+boost::asio::awaitable<mcp::HttpResponse> send_to_provider(ProviderConnections& connections, mcp::HttpRequest request,
+                                                           mcp::CancellationToken cancellation, std::string_view provider,
+                                                           std::function<void(std::string_view)> on_bytes) {
+    request.headers.emplace_back("Accept-Encoding", "identity");
+    mcp::HttpResponse response;
+    std::string broken;
+    try {
+        response = co_await connections.send_streaming(std::move(request), cancellation, std::move(on_bytes));
+    } catch (const mcp::HttpError& e) {
+        broken = e.what();
+    }
+    if (cancellation.cancelled()) throw ModelError("Stopped.", cancellation.reason(), 0, false);
+    if (!broken.empty()) throw connection_error(provider, broken);
+    co_return response;
+}
+
 }  // namespace
 
 void StreamedAnswer::add_text(std::string_view piece) {
@@ -71,9 +90,6 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
                                            const EventHandler& on_event, StreamedAnswer& answer) {
     // Stopped before the request went out (while a prompt or resource was fetched): not sent.
     if (cancellation.cancelled()) throw ModelError("Stopped.", cancellation.reason(), 0, false);
-    // A gateway that compresses the stream would otherwise hand the parser gzip (the client
-    // does not decode it, and a stream held back until it can be decoded is no stream).
-    request.headers.emplace_back("Accept-Encoding", "identity");
     // An event past 8 MiB is a stream that never ends its event.
     mcp::SseParser events(8u << 20);
     // A refusal's body is JSON, not events, and so is an answer asked for whole (or from a server
@@ -96,15 +112,8 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
         }
         answer.flush();
     };
-    mcp::HttpResponse response;
-    std::string broken;
-    try {
-        response = co_await connections.send_streaming(std::move(request), cancellation, std::move(on_bytes));
-    } catch (const mcp::HttpError& e) {
-        broken = e.what();
-    }
-    if (cancellation.cancelled()) throw ModelError("Stopped.", cancellation.reason(), 0, false);
-    if (!broken.empty()) throw connection_error(provider, broken);
+    mcp::HttpResponse response =
+        co_await send_to_provider(connections, std::move(request), cancellation, provider, std::move(on_bytes));
     if (response.status != 200) {
         response.body = std::move(head_of_body);
         throw model_error_from_response(response, provider);
@@ -138,15 +147,8 @@ boost::asio::awaitable<boost::json::value> fetch_json(ProviderConnections& conne
         too_long = too_long || body.size() + bytes.size() > max_whole_answer;
         if (!too_long) body.append(bytes);
     };
-    request.headers.emplace_back("Accept-Encoding", "identity");
-    mcp::HttpResponse response;
-    std::string broken;
-    try {
-        response = co_await connections.send_streaming(std::move(request), cancellation, std::move(on_bytes));
-    } catch (const mcp::HttpError& e) {
-        broken = e.what();
-    }
-    if (!broken.empty()) throw connection_error(provider, broken);
+    mcp::HttpResponse response =
+        co_await send_to_provider(connections, std::move(request), cancellation, provider, std::move(on_bytes));
     if (response.status != 200) {
         response.body = std::move(body);
         throw model_error_from_response(response, provider);
