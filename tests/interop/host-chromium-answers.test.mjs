@@ -296,3 +296,35 @@ describe('the model picker', () => {
     });
   });
 });
+
+describe('small things people notice', () => {
+  let host;
+  before(async () => { host = await hostFor('fake-model'); });
+
+  test('Esc stops an answer being written; what it wrote so far stays, marked stopped', TEST, async () => {
+    const page = await freshPage(host);
+    // 40 pieces, 250 ms apart: ten seconds unless stopped.
+    await send(page, 'slow 40 250');
+    const answer = await shown(page, 'assistant-message', 'chunk 2');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('turn-stopped').waitFor({ timeout: 5000 });
+    await turnOver(page, 5000);
+    const kept = await markdownOf(answer);
+    assert.match(kept, /^chunk 1 chunk 2/);
+    assert.doesNotMatch(kept, /chunk 40/, 'stopped well before the end');
+    await finish(page, 'host-esc-stopped');
+  });
+
+  test('a tool no server lists is named "server › tool", not by its internal qualified name', TEST, async () => {
+    const page = await freshPage(host);
+    await send(page, 'call files__write_file {"path":"notes.txt"}');
+    const card = page.getByTestId('tool-card');
+    await card.waitFor();
+    await turnOver(page);
+    assert.equal((await card.locator('.tool-name').innerText()).trim(), 'write_file');
+    assert.equal((await card.locator('.tool-server').innerText()).trim(), 'on files');
+    assert.equal(await card.getAttribute('aria-label'), 'Tool call files › write_file');
+    assert.doesNotMatch(await card.locator('header').innerText(), /files__write_file/);
+    await finish(page, 'host-unknown-tool-named');
+  });
+});

@@ -75,3 +75,17 @@ export async function copyText(text) {
     area.remove();
   }
 }
+
+/**
+ * A tool's qualified name (`files__write_file`, the host's name for the model) as a person reads
+ * it: { server: 'files', tool: 'write_file', label: 'files › write_file' }. Used where the tool is
+ * not in the server list (its server has gone, or the model made the name up).
+ */
+export function toolParts(qualifiedName) {
+  const name = String(qualifiedName ?? '');
+  const at = name.indexOf('__');
+  if (at <= 0 || at + 2 >= name.length) return { server: '', tool: name, label: name };
+  const server = name.slice(0, at);
+  const tool = name.slice(at + 2);
+  return { server, tool, label: `${server} › ${tool}` };
+}

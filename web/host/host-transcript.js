@@ -3,7 +3,7 @@
 // sign-in), in arrival order.
 
 import { createAnswers, modelLabel } from './host-answers.js';
-import { copyText, el, formatDuration, formatTime, prettyJson } from './host-dom.js';
+import { copyText, el, formatDuration, formatTime, prettyJson, toolParts } from './host-dom.js';
 import { jsonBlock, samplingMessages, textOf, toolResult } from './host-content.js';
 import { schemaFields } from './host-forms.js';
 import { renderMarkdown } from './host-markdown.js';
@@ -201,12 +201,14 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
 
   function nameCard(entry, toolName, serverName) {
     const found = findTool(toolName);
+    // A tool no server lists (gone, or a name the model made up) is read from its qualified name.
+    const parts = toolParts(toolName);
     entry.tool = toolName;
-    entry.server = serverName || found?.server || entry.server;
-    entry.refs.name.textContent = found?.tool.name || toolName;
+    entry.server = serverName || found?.server || entry.server || parts.server;
+    entry.refs.name.textContent = found?.tool.name || parts.tool;
     entry.refs.name.title = toolName;
     entry.refs.server.textContent = entry.server ? `on ${entry.server}` : '';
-    entry.node.setAttribute('aria-label', `Tool call ${found?.tool.name || toolName}`);
+    entry.node.setAttribute('aria-label', `Tool call ${entry.server ? `${entry.server} › ` : ''}${found?.tool.name || parts.tool}`);
   }
 
   const STATE_TEXT = { processing: 'running', approval: 'waiting for you', complete: 'done' };
@@ -293,7 +295,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     ];
     const dialog = el('div', { class: 'approval', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': titleId, tabindex: '-1' },
       el('p', { id: titleId, class: 'approval-title' }, 'Allow ', el('strong', { text: entry.server || payload.server || 'the server' }),
-        ' to run ', el('code', { text: findTool(entry.tool)?.tool.name || entry.tool }), '?'),
+        ' to run ', el('code', { text: findTool(entry.tool)?.tool.name || toolParts(entry.tool).tool }), '?'),
       Array.isArray(payload.changed) && payload.changed.length
         ? el('p', { class: 'approval-changed', testid: 'approval-changed',
           text: `You allowed this tool always, but its server has changed it since (${payload.changed.join(', ')}). Check it again.` })

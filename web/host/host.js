@@ -382,7 +382,14 @@ narrow.addEventListener('change', () => {
 });
 view.toggleServers.setAttribute('aria-expanded', String(!narrow.matches));
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && document.body.classList.contains('servers-open')) closeDrawer();
+  if (event.key !== 'Escape') return;
+  if (document.body.classList.contains('servers-open')) closeDrawer();
+  // Esc stops the answer being written, as in other chat apps, unless something nearer took it
+  // (the prompt menu, a form, the drawer).
+  else if (runningTurn && runningTurn !== 'pending' && !event.defaultPrevented) {
+    event.preventDefault();
+    send('stop', {});
+  }
 });
 
 document.addEventListener('click', async (event) => {
