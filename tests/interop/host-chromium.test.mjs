@@ -109,6 +109,28 @@ describe('mcpkit host in Chromium', () => {
     await finish(page, 'host-chat');
   });
 
+  test('a denied call looks denied, not failed, live and after a reload', TEST, async () => {
+    const page = await freshPage();
+    await send(page, 'call everything__greet {"name":"Eve"}');
+    await page.locator('[data-testid="tool-card"][data-state="approval"]').waitFor();
+    await page.getByTestId('approval-deny').click();
+    await turnOver(page);
+    const check = async (when) => {
+      const card = completedCard(page);
+      await card.waitFor();
+      assert.equal(await card.getAttribute('data-refused'), 'true', when);
+      assert.equal(await card.getAttribute('data-error'), 'false', `${when}: nothing failed`);
+      assert.equal(await card.evaluate((node) => node.classList.contains('is-error')), false, when);
+      assert.equal((await card.locator('.tool-state').innerText()).trim(), 'not run', when);
+      assert.match(await card.innerText(), /The user declined this call/, when);
+    };
+    await check('live');
+    await page.reload();
+    await connected(page, ['everything', 'ev']);
+    await check('after a reload');
+    await finish(page, 'host-denied');
+  });
+
   test('elicitation: the server asks, the user fills the form, the tool gets the answer', TEST, async () => {
     const page = await freshPage();
     await send(page, 'call everything__test_elicitation {"message":"Who?"}');

@@ -212,12 +212,16 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   const STATE_TEXT = { processing: 'running', approval: 'waiting for you', complete: 'done' };
-  function setState(entry, state, isError) {
+  /** `refused`: the call never ran (declined, or refused by the host): denied, not failed. */
+  function setState(entry, state, isError, refused = false) {
+    const failed = Boolean(isError) && !refused;
     entry.node.dataset.state = state;
-    entry.node.dataset.error = String(Boolean(isError));
-    entry.node.classList.toggle('is-error', Boolean(isError));
-    entry.refs.state.textContent = isError ? 'error' : STATE_TEXT[state] || state;
-    entry.refs.icon.replaceChildren(state === 'complete' ? (isError ? '!' : '✓') : state === 'approval' ? '?' : el('span', { class: 'spinner' }));
+    entry.node.dataset.error = String(failed);
+    entry.node.dataset.refused = String(Boolean(refused));
+    entry.node.classList.toggle('is-error', failed);
+    entry.node.classList.toggle('is-refused', Boolean(refused));
+    entry.refs.state.textContent = refused ? 'not run' : failed ? 'error' : STATE_TEXT[state] || state;
+    entry.refs.icon.replaceChildren(state === 'complete' ? (refused ? '⊘' : failed ? '!' : '✓') : state === 'approval' ? '?' : el('span', { class: 'spinner' }));
   }
 
   function setArguments(entry, args, open) {
@@ -229,15 +233,15 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     if (open) entry.refs.args.open = true;
   }
 
-  function setResult(entry, data, isError, durationMs, app) {
-    setState(entry, 'complete', isError);
+  function setResult(entry, data, isError, durationMs, app, refused = false) {
+    setState(entry, 'complete', isError, refused);
     entry.refs.progress.hidden = true;
     entry.refs.duration.textContent = formatDuration(durationMs);
     if (entry.approval) { entry.approval.remove(); entry.approval = null; }
     apps.teardownWithin(entry.refs.result);
     // With a view, the view shows the result: the raw result stays a click away.
     entry.refs.result.replaceChildren(el('details', { class: 'tool-result', open: !app },
-      el('summary', { text: isError ? 'Error' : 'Result' }),
+      el('summary', { text: refused ? 'Why' : isError ? 'Error' : 'Result' }),
       el('div', { class: 'result-body' }, toolResult(data, (uri) => viewResource(entry.server, uri, entry.refs.result)))));
   }
 
@@ -249,7 +253,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     }
     setArguments(entry, payload.arguments);
     if (payload.state === 'complete') {
-      setResult(entry, payload.data, payload.isError, payload.durationMs, payload.app);
+      setResult(entry, payload.data, payload.isError, payload.durationMs, payload.app, payload.refused === true);
       if (payload.app) {
         apps.mount(entry.refs.result, {
           app: payload.app, args: entry.args, result: payload.data, cancelled: cancelReason(payload), onResize: changed,
@@ -456,7 +460,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       } else if (message.role === 'tool') {
         const entry = card(message.toolCallId || message.id, message.toolName);
         const data = message.data !== undefined ? message.data : message.content;
-        setResult(entry, data, message.isError, undefined, message.app);
+        setResult(entry, data, message.isError, undefined, message.app, message.refused === true);
         // The call's view, while the host still serves it (it leaves `app` out otherwise).
         if (message.app) apps.mount(entry.refs.result, { app: message.app, args: entry.args, result: data, onResize: changed });
       }

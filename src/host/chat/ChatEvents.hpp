@@ -40,6 +40,7 @@ struct ToolEnding {
     std::chrono::milliseconds duration{0};
     std::string message;        ///< "Done", "The call failed", "Called by the app's view"
     const boost::json::value& app;  ///< the MCP App view shown with it, or null
+    bool refused = false;           ///< not run: the user declined it, or the host refused it
 };
 
 /// The user is asked to allow a tool call.

@@ -324,6 +324,7 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     result.content = tool_result_text(run.outcome.result);
     result.data = std::move(run.outcome.result);
     result.is_error = run.outcome.is_error;
+    result.refused = run.outcome.refused;
     result.app = std::move(run.app);  // a page opened later shows the view too, while the host serves it
     record(*session, std::move(result));
 }

@@ -87,8 +87,10 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
     // A view's call gets a card only when the user was asked (the question opened one), so the
     // transcript shows what the view did.
     if (caller == ToolCaller::model || (caller == ToolCaller::view && asked)) {
-        ToolEnding ending{run.outcome.result, run.outcome.is_error, run.outcome.duration, "Done", run.app};
+        ToolEnding ending{run.outcome.result, run.outcome.is_error, run.outcome.duration, "Done", run.app,
+                          run.outcome.refused};
         if (caller == ToolCaller::view) ending.message = "Called by the app's view";
+        else if (run.outcome.refused) ending.message = "Not run";
         else if (run.outcome.is_error) ending.message = "The call failed";
         events_.tool_finished(*session, card, ending);
     }

@@ -45,6 +45,7 @@ json::object ChatMessage::to_json() const {
         out["toolName"] = tool_name;
         out["data"] = data;
         out["isError"] = is_error;
+        if (refused) out["refused"] = true;
         if (app.is_object()) out["app"] = app;
     }
     return out;
@@ -104,6 +105,7 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
         message.tool_name = text_at(json, "toolName");
         if (auto* data = json.if_contains("data")) message.data = *data;
         if (auto* error = json.if_contains("isError"); error && error->is_bool()) message.is_error = error->get_bool();
+        if (auto* refused = json.if_contains("refused"); refused && refused->is_bool()) message.refused = refused->get_bool();
         if (auto* app = json.if_contains("app"); app && app->is_object()) message.app = *app;
     }
     return message;

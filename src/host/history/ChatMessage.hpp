@@ -38,6 +38,7 @@ struct ChatMessage {
     std::string tool_name;             ///< tool
     boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
     bool is_error = false;             ///< tool: the call failed; assistant: the answer failed
+    bool refused = false;              ///< tool: not run (the user declined it, or the host refused it)
     boost::json::value app;            ///< tool: the MCP App view shown with the result ({url, …}), or null
     std::int64_t created_at = 0;       ///< ms since the epoch
     /// assistant: the model that wrote it, when the conversation picked one other than the default.

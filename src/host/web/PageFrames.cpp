@@ -135,6 +135,7 @@ void PageFrames::tool_finished(ChatSession& session, const ToolCard& card, const
         .flag("isError", ending.is_error)
         .number("durationMs", ending.duration.count())
         .text("message", ending.message);
+    if (ending.refused) frame.flag("refused", true);
     if (!ending.app.is_null()) frame.json("app", ending.app);
     session.broadcast(frame.finish());
 }

@@ -294,9 +294,10 @@ TEST_F(ConversationTest, ADeniedCallNeverRunsAndTheModelIsToldWhy) {
     run([&]() -> asio::awaitable<void> { co_await turn("1+1?"); });
     EXPECT_EQ(add_calls, 0);
     const ChatMessage& result = session->history.at(2);
-    EXPECT_TRUE(result.is_error);
+    EXPECT_TRUE(result.is_error) << "an error result for the model";
+    EXPECT_TRUE(result.refused) << "but denied, not failed, for the person";
     EXPECT_EQ(result.content, "The user declined this call.");
-    EXPECT_EQ(events.finished_messages.at(0), "The call failed");
+    EXPECT_EQ(events.finished_messages.at(0), "Not run");
     EXPECT_EQ(events.said.back(), "turn finished");
 }
 
