@@ -195,7 +195,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         log_.info("Orchestrator", "turn_started", {{"sessionId", session->id()}, {"requestId", turn_id}});
     TurnState state = TurnState::finished;
     TurnEnd end;
-    bool answer_recorded = false;  // a failure recorded with the answer it cut short
+    std::optional<ChatMessage> cut_short;  // the answer a failure broke off, recorded with it below
     try {
         ChatMessage user;
         user.id = new_id("msg");
@@ -241,11 +241,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                     state = TurnState::failed;
                     end.message = failure->what();
                     end.details = failure->details;
-                    assistant.ending = end.message;
-                    assistant.ending_details = end.details;
-                    assistant.is_error = true;
-                    record(*session, std::move(assistant));
-                    answer_recorded = true;
+                    cut_short = std::move(assistant);
                 }
                 break;
             }
@@ -291,11 +287,16 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     if (session->stopped()) {
         state = TurnState::stopped;
         end = {};
-    } else if (state == TurnState::failed && model_ && !answer_recorded) {
-        // The seed's fallback: the failure is part of the conversation, said once.
+    } else if (state == TurnState::failed && model_) {
+        // The seed's fallback: the failure is part of the conversation, said once, with the
+        // answer it broke off when there was one.
         ChatMessage failed;
-        failed.id = new_id("msg");
-        failed.role = Role::assistant;
+        if (cut_short) {
+            failed = std::move(*cut_short);
+        } else {
+            failed.id = new_id("msg");
+            failed.role = Role::assistant;
+        }
         failed.ending = end.message;
         failed.ending_details = end.details;
         failed.is_error = true;
