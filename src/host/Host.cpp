@@ -134,6 +134,12 @@ private:
             servers_changed();
             return page;
         };
+        options.export_conversation = [this](const std::string& id,
+                                             std::string_view format) -> std::optional<ExportedConversation> {
+            auto conversation = sessions_.snapshot(id);
+            if (!conversation) return std::nullopt;
+            return export_conversation(*conversation, format);
+        };
         options.on_websocket = [this](const std::shared_ptr<WebSocketClient>& client, const std::string& session_id) {
             pages_.open(client, session_id);
         };

@@ -5,6 +5,7 @@
 import { createApps } from './host-apps.js';
 import { copyText, el, formatCount, freshId } from './host-dom.js';
 import { createComposer } from './host-composer.js';
+import { createConversationList } from './host-conversations.js';
 import { renderMarkdown } from './host-markdown.js';
 import { createModelPicker } from './host-models.js';
 import { createServerPanel } from './host-servers.js';
@@ -20,10 +21,11 @@ if (new URL(location.href).searchParams.has('token')) {
 }
 
 const SESSION_KEY = 'mcpkit.host.sessionId';
+const CHATS_KEY = 'mcpkit.host.chatsOpen';
 const $ = (id) => document.getElementById(id);
 const view = {
   banner: $('connection-banner'), bannerText: $('connection-text'), retry: $('retry'),
-  llm: $('llm'), modelPicker: $('model-picker'), usage: $('usage'), newChat: $('new-chat'), toggleServers: $('toggle-servers'),
+  llm: $('llm'), modelPicker: $('model-picker'), usage: $('usage'), newChat: $('new-chat'), toggleServers: $('toggle-servers'), toggleChats: $('toggle-chats'),
   llmNotice: $('llm-notice'), toasts: $('toasts'), announcer: $('announcer'), backdrop: $('backdrop'),
 };
 
@@ -252,6 +254,12 @@ const HANDLERS = {
       return;
     }
     picker.reset();
+    if (payload.state === 'opened') {
+      // Another conversation on the same connection: what follows is its history.
+      setRunning(null, { flush: false });
+      chats.markCurrent();
+      return;
+    }
     const lost = payload.state === 'connected' && everConnected && !transcript.isEmpty();
     connected = true;
     everConnected = true;
@@ -266,6 +274,15 @@ const HANDLERS = {
     // Always the session's whole history: it replaces what is on screen, so nothing shows twice.
     transcript.showHistory(payload.messages);
     composer.flush();
+    if (chatsShown()) chats.refresh();
+  },
+  conversations: answer,
+  conversation(payload) {
+    chats.changed(payload);
+    if (payload.deleted && payload.sessionId === sessionId) {
+      toast('This chat was deleted; a new one started.', 'info');
+      openConversation('');
+    }
   },
   servers(payload) {
     panel.update(payload.servers);
@@ -284,6 +301,7 @@ const HANDLERS = {
     if (payload.turnId) endedTurns.add(payload.turnId);
     transcript.turnEnded(payload.state, payload);
     setRunning(null);
+    if (chatsShown()) chats.refresh();  // this chat moved to the top (or joined the list)
   },
   user_message(payload) {
     followTurn(payload.turnId);
@@ -351,15 +369,62 @@ const HANDLERS = {
 
 // ----------------------------------------------------------------------------------- chrome
 
-view.newChat.addEventListener('click', () => {
-  if (runningTurn && runningTurn !== 'pending') send('stop', {});
-  if (!send('clear', {})) return;
+// ----------------------------------------------------------------------------------- chats
+
+/** Moves this tab to the conversation `id` ('' for a new one); the one left keeps its answer going. */
+function openConversation(id) {
+  if (id && id === sessionId) {
+    closeChats();
+    return;
+  }
+  if (!send('open_conversation', id ? { sessionId: id } : {})) return;
   composer.clearQueue();
   transcript.reset();
+  closeChats();
   composer.focus();
+}
+
+const chats = createConversationList({
+  root: $('conversations'),
+  request,
+  currentId: () => sessionId,
+  onOpen: openConversation,
+  onRename: (id, title) => send('rename_conversation', { sessionId: id, title }),
+  onDelete: (id) => send('delete_conversation', { sessionId: id }),
 });
 
 const narrow = window.matchMedia('(max-width: 60rem)');
+const chatsShown = () => document.body.classList.contains('chats-open');
+function showChats(open, { focus = false } = {}) {
+  document.body.classList.toggle('chats-open', open);
+  view.toggleChats.setAttribute('aria-expanded', String(open));
+  // A wide screen keeps the column open across reloads; a phone's drawer is for the moment.
+  if (!narrow.matches) try { localStorage.setItem(CHATS_KEY, open ? '1' : ''); } catch { /* private mode */ }
+  if (open) {
+    if (narrow.matches) document.body.classList.remove('servers-open');
+    if (connected) chats.refresh();  // else the history frame asks, once connected
+    if (focus || narrow.matches) chats.focusSearch();
+  }
+}
+function closeChats() {
+  if (narrow.matches && chatsShown()) showChats(false);
+}
+view.toggleChats.addEventListener('click', () => showChats(!chatsShown()));
+$('close-chats').addEventListener('click', () => {
+  showChats(false);
+  view.toggleChats.focus();
+});
+if (!narrow.matches && localStorage.getItem(CHATS_KEY)) showChats(true);
+
+view.newChat.addEventListener('click', () => {
+  // An empty chat is already new; otherwise this one stays in the list and a fresh one opens.
+  if (transcript.isEmpty() && !runningTurn) {
+    composer.focus();
+    return;
+  }
+  openConversation('');
+});
+
 function openDrawer(open) {
   if (narrow.matches) document.body.classList.toggle('servers-open', open);
   else document.body.classList.toggle('servers-collapsed', !open);
@@ -374,7 +439,10 @@ function closeDrawer() {
   }
 }
 view.toggleServers.addEventListener('click', () => openDrawer(view.toggleServers.getAttribute('aria-expanded') !== 'true'));
-view.backdrop.addEventListener('click', closeDrawer);
+view.backdrop.addEventListener('click', () => {
+  closeDrawer();
+  closeChats();
+});
 $('close-servers').addEventListener('click', closeDrawer);
 narrow.addEventListener('change', () => {
   document.body.classList.remove('servers-open');
@@ -382,8 +450,17 @@ narrow.addEventListener('change', () => {
 });
 view.toggleServers.setAttribute('aria-expanded', String(!narrow.matches));
 document.addEventListener('keydown', (event) => {
+  // Ctrl+K (⌘K) searches the chats, as in other chat apps.
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+    event.preventDefault();
+    showChats(true, { focus: true });
+    return;
+  }
   if (event.key !== 'Escape') return;
-  if (document.body.classList.contains('servers-open')) closeDrawer();
+  if (narrow.matches && chatsShown()) {
+    showChats(false);
+    view.toggleChats.focus();
+  } else if (document.body.classList.contains('servers-open')) closeDrawer();
   // Esc stops the answer being written, as in other chat apps, unless something nearer took it
   // (the prompt menu, a form, the drawer).
   else if (runningTurn && runningTurn !== 'pending' && !event.defaultPrevented) {

@@ -36,6 +36,18 @@ public:
     virtual void send_queued() {}
 };
 
+/// The answer being written, as far as it got: a page that opens meanwhile is sent it whole (not
+/// from the next piece on), and the store keeps a copy every second, so that a host stopped
+/// mid-answer still has it.
+struct AnswerInProgress {
+    std::string message_id;
+    std::string model;  ///< the model asked (empty: the host's default)
+    std::string text;
+    std::string reasoning;
+    std::int64_t started_at = 0;
+    std::int64_t saved_at = 0;  ///< when the store last got a copy; 0: never
+};
+
 class ChatSession {
 public:
     ChatSession(boost::asio::any_io_executor executor, std::string id);
@@ -69,6 +81,7 @@ public:
     // The turn in progress.
     bool turn_running = false;
     std::string turn_id;
+    std::optional<AnswerInProgress> answer;
     /// A new stop switch for a new turn (made only then: an idle page's session holds none).
     void arm_stop() { stop_.emplace(); }
     void request_stop(const std::string& reason) {

@@ -100,8 +100,41 @@ asio::awaitable<std::string> Conversation::user_content(ChatSession& session, co
     co_return content;
 }
 
-asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const std::string& message_id,
-                                                   AnswerSoFar& so_far) {
+void Conversation::keep_unfinished(ChatSession& session) {
+    AnswerInProgress& answer = *session.answer;
+    std::int64_t now = now_milliseconds();
+    // A second after the answer began, then every second: an answer written within a second (most
+    // of them, and every one in a benchmark) costs the store nothing.
+    if (now - std::max(answer.started_at, answer.saved_at) < 1000 || !session.in_store) return;
+    answer.saved_at = now;
+    ChatMessage copy;
+    copy.id = answer.message_id;
+    copy.role = Role::assistant;
+    copy.model = answer.model;
+    copy.content = answer.text;
+    copy.reasoning = answer.reasoning;
+    copy.created_at = now;
+    // Read back only if the host stops before the answer ends.
+    copy.ending = "Interrupted: the host stopped while this answer was being written.";
+    try {
+        store_.keep_unfinished(session.id(), &copy);
+    } catch (const std::exception& e) {
+        log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
+    }
+}
+
+void Conversation::finish_answer(ChatSession& session) {
+    bool saved = session.answer && session.answer->saved_at != 0;
+    session.answer.reset();
+    if (!saved) return;
+    try {
+        store_.keep_unfinished(session.id(), nullptr);
+    } catch (const std::exception& e) {
+        log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
+    }
+}
+
+asio::awaitable<ModelReply> Conversation::generate(ChatSession& session) {
     ToolList tools = coordinator_.tools_for_model();
     if (tools->size() > max_tools_per_request) {
         // Providers and clients refuse more (OpenAI, VS Code): the first ones, in a stable order.
@@ -133,28 +166,30 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session, const s
     // Each piece of the answer is reported as it arrives, and kept: an answer that breaks off
     // keeps what the person already read.
     struct ReportedText : AnswerSink {
-        ChatEvents& events;
+        Conversation& conversation;
         ChatSession& session;
         const std::string& turn_id;
-        const std::string& message_id;
-        AnswerSoFar& so_far;
-        ReportedText(ChatEvents& events, ChatSession& session, const std::string& turn_id, const std::string& message_id,
-                     AnswerSoFar& so_far)
-            : events(events), session(session), turn_id(turn_id), message_id(message_id), so_far(so_far) {}
+        AnswerInProgress& so_far;
+        ReportedText(Conversation& conversation, ChatSession& session, const std::string& turn_id)
+            : conversation(conversation), session(session), turn_id(turn_id), so_far(*session.answer) {}
+        // Kept before it is shown: what a page showed, a restart finds.
         void text(std::string_view piece) override {
             so_far.text += piece;
-            events.text(session, turn_id, message_id, piece);
-            events.flush(session);  // the first token's latency is the one users feel
+            conversation.keep_unfinished(session);
+            conversation.events_.text(session, turn_id, so_far.message_id, piece);
+            conversation.events_.flush(session);  // the first token's latency is the one users feel
         }
         void reasoning(std::string_view piece) override {
             so_far.reasoning += piece;
-            events.reasoning(session, turn_id, message_id, piece);
-            events.flush(session);
+            conversation.keep_unfinished(session);
+            conversation.events_.reasoning(session, turn_id, so_far.message_id, piece);
+            conversation.events_.flush(session);
         }
     };
+    AnswerInProgress& so_far = *session.answer;
     int attempts = settings_.retries + 1;
     for (int attempt = 1;; ++attempt) {
-        ReportedText sink(events_, session, turn_id, message_id, so_far);
+        ReportedText sink(*this, session, turn_id);
         std::optional<ModelError> failure;
         try {
             // A stream that stalls is cut by the provider's silence limit; the turn then fails (or
@@ -214,20 +249,20 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                           "Tools can still be called by hand from the server panel.";
         }
         for (int step = 0; model_ && step < settings_.max_steps; ++step) {
-            std::string message_id = new_id("msg");
-            std::string model_asked = session->model;  // the answer's author, whatever the page picks meanwhile
-            AnswerSoFar so_far;
+            // The answer's author is the model asked, whatever the page picks meanwhile.
+            session->answer = AnswerInProgress{new_id("msg"), session->model, {}, {}, now_milliseconds(), 0};
             std::optional<ModelError> failure;
             ModelReply reply;
             try {
-                reply = co_await generate(*session, message_id, so_far);
+                reply = co_await generate(*session);
             } catch (const ModelError& e) {
                 failure = e;
             }
+            AnswerInProgress& so_far = *session->answer;
             ChatMessage assistant;
-            assistant.id = message_id;
+            assistant.id = so_far.message_id;
             assistant.role = Role::assistant;
-            assistant.model = model_asked;
+            assistant.model = so_far.model;
             if (failure) {
                 // What the person already read stays, with why it ended.
                 assistant.content = std::move(so_far.text);
@@ -243,6 +278,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                     end.details = failure->details;
                     cut_short = std::move(assistant);
                 }
+                finish_answer(*session);
                 break;
             }
             add_usage(*session, reply.usage);
@@ -256,6 +292,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
                 log_.info("LLM", "answer_ended_short", {{"sessionId", session->id()}, {"requestId", turn_id},
                                                         {"finishReason", reply.finish_reason}, {"ending", reply.ending}});
             record(*session, std::move(assistant));
+            finish_answer(*session);
             if (reply.tool_calls.empty()) break;
             for (const auto& call : reply.tool_calls) {
                 if (session->stopped()) {
@@ -303,6 +340,7 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         record(*session, std::move(failed));
     }
     if (state == TurnState::failed) end.notice.clear();
+    finish_answer(*session);
     // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
     // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;

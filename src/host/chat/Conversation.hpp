@@ -70,13 +70,13 @@ public:
 
 private:
     boost::asio::awaitable<std::string> user_content(ChatSession& session, const UserInput& input);
-    /// What an answer showed before it failed or was stopped.
-    struct AnswerSoFar {
-        std::string text;
-        std::string reasoning;
-    };
-    boost::asio::awaitable<ModelReply> generate(ChatSession& session, const std::string& message_id,
-                                               AnswerSoFar& so_far);
+    /// The model's answer, streamed into `session.answer` (which a failure leaves holding what
+    /// was shown).
+    boost::asio::awaitable<ModelReply> generate(ChatSession& session);
+    /// Gives the store a copy of the answer being written, at most once a second.
+    void keep_unfinished(ChatSession& session);
+    /// The answer is recorded (or dropped): the store's copy of it goes.
+    void finish_answer(ChatSession& session);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
     void record(ChatSession& session, ChatMessage message);
     void add_usage(ChatSession& session, const TokenUsage& usage);

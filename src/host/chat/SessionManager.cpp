@@ -4,6 +4,7 @@
 
 #include "host/chat/Conversation.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace mcpkit::host {
@@ -24,33 +25,48 @@ SessionManager::SessionManager(boost::asio::any_io_executor executor, ChatStore&
     : executor_(std::move(executor)), store_(store) {}
 
 std::shared_ptr<ChatSession> SessionManager::open(const std::string& id, bool& resumed) {
-    resumed = false;
-    if (acceptable_id(id)) {
-        if (auto it = sessions_.find(id); it != sessions_.end()) {
-            resumed = true;
-            catch_up_with_store(*it->second);
-            return it->second;
-        }
-        if (auto stored = store_.load(id)) {
-            auto session = std::make_shared<ChatSession>(executor_, id);
-            session->created_at = stored->created_at;
-            session->last_active = stored->last_active;
-            session->in_store = true;
-            session->stored_active = stored->last_active;
-            take_stored(*session, *stored);
-            sessions_[id] = session;
-            resumed = true;
-            return session;
-        }
-    }
-    auto session = std::make_shared<ChatSession>(executor_, new_id("session"));
+    auto session = open_existing(id);
+    resumed = session != nullptr;
+    if (session) return session;
+    session = std::make_shared<ChatSession>(executor_, new_id("session"));
     session->created_at = session->last_active = now_milliseconds();
     sessions_[session->id()] = session;
     return session;
 }
 
+std::shared_ptr<ChatSession> SessionManager::open_existing(const std::string& id) {
+    if (!acceptable_id(id)) return nullptr;
+    if (auto it = sessions_.find(id); it != sessions_.end()) {
+        catch_up_with_store(*it->second);
+        return it->second;
+    }
+    auto stored = store_.load(id);
+    if (!stored) return nullptr;
+    auto session = std::make_shared<ChatSession>(executor_, id);
+    session->created_at = stored->created_at;
+    session->last_active = stored->last_active;
+    session->in_store = true;
+    session->stored_active = stored->last_active;
+    take_stored(*session, *stored);
+    sessions_[id] = session;
+    return session;
+}
+
 void SessionManager::take_stored(ChatSession& session, StoredSession& stored) {
     session.history = std::move(stored.history);
+    if (stored.unfinished) {
+        // The host stopped mid-answer (the copy goes once the answer is recorded): what was shown
+        // of it joins the history, saying so.
+        bool recorded = std::any_of(session.history.begin(), session.history.end(),
+                                    [&](const ChatMessage& message) { return message.id == stored.unfinished->id; });
+        try {
+            if (!recorded) stored.revision = store_.append(session.id(), *stored.unfinished);
+            store_.keep_unfinished(session.id(), nullptr);
+        } catch (const std::exception&) {
+            // Shown now all the same; the store offers it again next time.
+        }
+        if (!recorded) session.history.push_back(std::move(*stored.unfinished));
+    }
     session.usage = stored.usage;
     // The conversation goes on with the model that last answered in it (empty: the default).
     for (auto it = session.history.rbegin(); it != session.history.rend(); ++it)
@@ -72,6 +88,34 @@ void SessionManager::catch_up_with_store(ChatSession& session) {
     } catch (const std::exception&) {
         // The store is unreachable now: the copy here is the best there is.
     }
+}
+
+ConversationPage SessionManager::conversations(const ConversationQuery& query) { return store_.conversations(query); }
+
+std::optional<StoredSession> SessionManager::snapshot(const std::string& id) {
+    if (!acceptable_id(id)) return std::nullopt;
+    auto stored = store_.load(id);
+    auto session = find(id);
+    if (!stored && !session) return std::nullopt;
+    if (!stored) {
+        stored.emplace();
+        stored->id = id;
+        stored->created_at = session->created_at;
+    }
+    if (session) stored->history = session->history;
+    return stored;
+}
+
+void SessionManager::rename(const std::string& id, const std::string& title) { store_.rename(id, title); }
+
+std::shared_ptr<ChatSession> SessionManager::remove(const std::string& id) {
+    std::shared_ptr<ChatSession> session;
+    if (auto it = sessions_.find(id); it != sessions_.end()) {
+        session = std::move(it->second);
+        sessions_.erase(it);
+    }
+    store_.remove(id);
+    return session;
 }
 
 std::shared_ptr<ChatSession> SessionManager::find(const std::string& id) const {

@@ -22,7 +22,18 @@ public:
 
     /// The session `id` if it exists here or in the store (`resumed` true), else a new one.
     std::shared_ptr<ChatSession> open(const std::string& id, bool& resumed);
+    /// The session `id` if it exists here or in the store; null otherwise.
+    std::shared_ptr<ChatSession> open_existing(const std::string& id);
     std::shared_ptr<ChatSession> find(const std::string& id) const;
+    /// The stored conversations, newest first, a page at a time (the page's list).
+    ConversationPage conversations(const ConversationQuery& query);
+    void rename(const std::string& id, const std::string& title);
+    /// The conversation `id` as stored, with the history this process holds when it holds one
+    /// (for an export); nothing when there is no such conversation.
+    std::optional<StoredSession> snapshot(const std::string& id);
+    /// Forgets a conversation here and in the store; returns it if it was in memory (its turn
+    /// and pages are the caller's to end).
+    std::shared_ptr<ChatSession> remove(const std::string& id);
     /// Forgets the session's history and token count (the page's "New chat").
     void clear(ChatSession& session);
     /// Records activity (memory and store).

@@ -152,4 +152,28 @@ std::string tool_result_text(const json::value& result) {
     return text;
 }
 
+std::string conversation_title(const ChatMessage& first_user_message) {
+    constexpr std::size_t limit = 80;
+    std::string title;
+    bool space = false;
+    for (char c : first_user_message.content) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            space = !title.empty();
+            continue;
+        }
+        if (space) title += ' ';
+        space = false;
+        title += c;
+        if (title.size() > limit) break;
+    }
+    if (title.size() <= limit) return title;
+    // Cut between characters (the text came over a WebSocket, so it is valid UTF-8), at a word
+    // when there is one near.
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(title[cut]) & 0xC0) == 0x80) --cut;
+    if (auto word = title.rfind(' ', cut); word != std::string::npos && word > limit / 2) cut = word;
+    title.resize(cut);
+    return title + "…";
+}
+
 }  // namespace mcpkit::host

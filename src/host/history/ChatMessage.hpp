@@ -64,6 +64,10 @@ struct ChatMessage {
 
 std::string_view role_name(Role role);
 
+/// A conversation's title from its first user message: its first words, on one line, cut between
+/// characters to at most about 80 bytes with "…"; empty when the message has no text.
+std::string conversation_title(const ChatMessage& first_user_message);
+
 /// What a tool's result says, as text for a model: its text content, else its structured content
 /// as JSON, else a description of the other content (an image, a resource).
 std::string tool_result_text(const boost::json::value& result);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcpkit::host {
@@ -27,6 +28,34 @@ struct StoredSession {
     std::vector<ChatMessage> history;
     TokenUsage usage;
     std::int64_t revision = 0;
+    std::string title;  ///< as the list of conversations shows it
+    /// The answer that was being written when the host last saved it (keep_unfinished), if the
+    /// host stopped before finishing it.
+    std::optional<ChatMessage> unfinished;
+};
+
+/// A conversation as the page's list shows it.
+struct ConversationSummary {
+    std::string id;
+    /// The name the user gave it, else the start of its first message (conversation_title).
+    std::string title;
+    std::int64_t updated_at = 0;  ///< its last message, ms since the epoch
+};
+
+/// Which conversations, newest first, a page at a time.
+struct ConversationQuery {
+    /// Text the title or a user's or assistant's message holds (letters compared without case,
+    /// ASCII only); empty: every conversation.
+    std::string search;
+    /// Where the page starts: the previous page's `next`; empty: the newest.
+    std::string after;
+    std::size_t limit = 50;
+};
+
+struct ConversationPage {
+    std::vector<ConversationSummary> items;
+    /// Give back as `after` for the next page; empty when there is none.
+    std::string next;
 };
 
 class ChatStore {
@@ -38,16 +67,48 @@ public:
     virtual std::optional<std::int64_t> revision(const std::string& id) = 0;
     /// Creates the session if new; records activity.
     virtual void touch(const std::string& id, std::int64_t created_at, std::int64_t now) = 0;
-    /// Adds a message to the history; returns the session's revision after it.
+    /// Adds a message to the history; returns the session's revision after it. The conversation's
+    /// time in the list becomes the message's, and its first user message gives its title.
     virtual std::int64_t append(const std::string& id, const ChatMessage& message) = 0;
+    /// Keeps the answer being written (a copy overwritten as it grows), or forgets it (nullptr)
+    /// once it is appended: a host that stops mid-answer finds it in load()'s `unfinished`.
+    virtual void keep_unfinished(const std::string& id, const ChatMessage* message) = 0;
     virtual void set_usage(const std::string& id, const TokenUsage& usage) = 0;
     /// Forgets the history, keeps the session; returns the session's revision after it.
     virtual std::int64_t clear(const std::string& id) = 0;
+    /// The conversations with at least one message, newest first (the page's list).
+    virtual ConversationPage conversations(const ConversationQuery& query) = 0;
+    /// Names a conversation (the list shows the name instead of its first message).
+    virtual void rename(const std::string& id, const std::string& title) = 0;
+    /// Forgets a conversation: the session and its messages.
+    virtual void remove(const std::string& id) = 0;
     /// Removes sessions inactive since `before`; returns how many.
     virtual std::size_t remove_inactive(std::int64_t before) = 0;
     /// "sqlite:PATH", "redis://HOST:PORT": for /health.
     virtual std::string description() const = 0;
 };
+
+// For the stores' implementations: one reading of a query whichever store holds the messages.
+
+/// A message as a store wrote it (ChatMessage JSON); nothing when the text is damaged (a damaged
+/// row costs that message, not the session).
+std::optional<ChatMessage> stored_message(std::string_view text);
+/// Whether `text` holds `search`, ASCII letters compared without case.
+bool holds_search_text(std::string_view text, std::string_view search);
+/// Whether the conversation's title or a user's or assistant's message holds `search`.
+bool conversation_matches(std::string_view title, const std::vector<ChatMessage>& history, std::string_view search);
+/// A page's `next`: the last item's time and id (the order is time, then id, both descending).
+std::string conversation_cursor(const ConversationSummary& last);
+struct ConversationPosition {
+    std::int64_t updated_at = 0;
+    std::string id;
+    /// Whether an item comes after this position in the list's order.
+    bool before(std::int64_t other_updated_at, std::string_view other_id) const {
+        return other_updated_at < updated_at || (other_updated_at == updated_at && other_id < id);
+    }
+};
+/// Reads `after`; throws std::invalid_argument when it is not a page's `next`.
+std::optional<ConversationPosition> conversation_position(std::string_view after);
 
 /// "sqlite:PATH" (or a bare path), "redis://…", or "memory". Throws std::invalid_argument or
 /// std::runtime_error saying what is wrong.

@@ -1,6 +1,8 @@
 // Sessions in an SQLite file (WAL): a table of sessions and one of their messages, so a turn
 // appends rows rather than rewriting the history. A session's revision is its last message's
-// sequence number (never reused, 0 once cleared), so two instances may share the file.
+// sequence number (never reused, 0 once cleared), so two instances may share the file. The list
+// of conversations reads the sessions table alone, in the order of an index (its time of last
+// message, then id), so its first page costs the same with ten conversations or ten thousand.
 
 #include "host/store/ChatStore.hpp"
 #include <mcp/PrivateFiles.hpp>
@@ -11,6 +13,7 @@
 #include <boost/json/serialize.hpp>
 #include <sqlite3.h>
 
+#include <limits>
 #include <stdexcept>
 
 namespace mcpkit::host {
@@ -37,11 +40,14 @@ public:
              "CREATE TABLE IF NOT EXISTS host_messages (session_id TEXT NOT NULL REFERENCES host_sessions(id) "
              "ON DELETE CASCADE, seq INTEGER PRIMARY KEY AUTOINCREMENT, message TEXT NOT NULL);"
              "CREATE INDEX IF NOT EXISTS host_messages_by_session ON host_messages(session_id, seq);");
+        add_conversation_columns();
     }
     ~SqliteChatStore() override { sqlite3_close(database_); }
 
     std::optional<StoredSession> load(const std::string& id) override {
-        Statement session(database_, "SELECT created_at, last_active, usage FROM host_sessions WHERE id = ?");
+        Statement session(database_,
+                          "SELECT created_at, last_active, usage, unfinished, COALESCE(title, '') FROM host_sessions "
+                          "WHERE id = ?");
         session.bind(1, id);
         if (!session.step()) return std::nullopt;
         StoredSession stored;
@@ -51,16 +57,14 @@ public:
         boost::system::error_code ec;
         json::value usage = json::parse(session.text(2), ec);
         if (!ec) stored.usage = usage_from_json(usage);
+        stored.title = session.text(4);
+        if (std::string unfinished = session.text(3); !unfinished.empty()) stored.unfinished = stored_message(unfinished);
         Statement messages(database_, "SELECT message, seq FROM host_messages WHERE session_id = ? ORDER BY seq");
         messages.bind(1, id);
         while (messages.step()) {
             stored.revision = messages.integer(1);
-            json::value message = json::parse(messages.text(0), ec);
-            if (ec || !message.is_object()) continue;  // a damaged row costs that message, not the session
-            try {
-                stored.history.push_back(ChatMessage::from_json(message.get_object()));
-            } catch (const std::invalid_argument&) {
-            }
+            // A damaged row costs that message, not the session.
+            if (auto message = stored_message(messages.text(0))) stored.history.push_back(std::move(*message));
         }
         return stored;
     }
@@ -83,7 +87,56 @@ public:
         Statement insert(database_, "INSERT INTO host_messages (session_id, message) VALUES (?, ?)");
         insert.bind(1, id).bind(2, json::serialize(message.to_json()));
         insert.step();
-        return sqlite3_last_insert_rowid(database_);
+        std::int64_t revision = sqlite3_last_insert_rowid(database_);
+        Statement listed(database_, "UPDATE host_sessions SET updated_at = ?, title = COALESCE(title, ?) WHERE id = ?");
+        listed.bind(1, message.created_at).bind(3, id);
+        if (message.role == Role::user)
+            if (std::string title = conversation_title(message); !title.empty()) listed.bind(2, title);
+        listed.step();
+        return revision;
+    }
+
+    void keep_unfinished(const std::string& id, const ChatMessage* message) override {
+        Statement update(database_, "UPDATE host_sessions SET unfinished = ? WHERE id = ?");
+        if (message) update.bind(1, json::serialize(message->to_json()));
+        update.bind(2, id);
+        update.step();
+    }
+
+    ConversationPage conversations(const ConversationQuery& query) override {
+        auto position = conversation_position(query.after);
+        Statement select(database_,
+                         "SELECT id, COALESCE(title, ''), updated_at FROM host_sessions AS s "
+                         "WHERE updated_at IS NOT NULL AND (updated_at, id) < (?1, ?2) "
+                         "AND (?3 IS NULL OR title LIKE ?3 ESCAPE '\\' OR EXISTS (SELECT 1 FROM host_messages AS m "
+                         "WHERE m.session_id = s.id AND json_extract(m.message, '$.role') IN ('user', 'assistant') "
+                         "AND json_extract(m.message, '$.content') LIKE ?3 ESCAPE '\\')) "
+                         "ORDER BY updated_at DESC, id DESC LIMIT ?4");
+        if (position) select.bind(1, position->updated_at).bind(2, position->id);
+        else select.bind(1, std::numeric_limits<std::int64_t>::max()).bind(2, std::string_view());
+        if (!query.search.empty()) select.bind(3, like_pattern(query.search));
+        select.bind(4, static_cast<std::int64_t>(query.limit) + 1);
+        ConversationPage page;
+        while (select.step()) {
+            if (page.items.size() == query.limit) {
+                page.next = conversation_cursor(page.items.back());
+                break;
+            }
+            page.items.push_back({select.text(0), select.text(1), select.integer(2)});
+        }
+        return page;
+    }
+
+    void rename(const std::string& id, const std::string& title) override {
+        Statement update(database_, "UPDATE host_sessions SET title = ? WHERE id = ?");
+        update.bind(1, title).bind(2, id);
+        update.step();
+    }
+
+    void remove(const std::string& id) override {
+        Statement remove(database_, "DELETE FROM host_sessions WHERE id = ?");  // its messages go with it
+        remove.bind(1, id);
+        remove.step();
     }
 
     void set_usage(const std::string& id, const TokenUsage& usage) override {
@@ -97,6 +150,9 @@ public:
         Statement remove(database_, "DELETE FROM host_messages WHERE session_id = ?");
         remove.bind(1, id);
         remove.step();
+        Statement unlisted(database_, "UPDATE host_sessions SET updated_at = NULL, title = NULL, unfinished = NULL WHERE id = ?");
+        unlisted.bind(1, id);
+        unlisted.step();
         return 0;
     }
 
@@ -110,6 +166,36 @@ public:
     std::string description() const override { return "sqlite:" + path_; }
 
 private:
+    /// Files written before the list of conversations have no title, time of last message or
+    /// unfinished answer: the columns are added, and filled from the messages already there.
+    void add_conversation_columns() {
+        Statement columns(database_, "SELECT 1 FROM pragma_table_info('host_sessions') WHERE name = 'updated_at'");
+        if (!columns.step()) {
+            exec("BEGIN IMMEDIATE;"
+                 "ALTER TABLE host_sessions ADD COLUMN title TEXT;"
+                 "ALTER TABLE host_sessions ADD COLUMN updated_at INTEGER;"
+                 "ALTER TABLE host_sessions ADD COLUMN unfinished TEXT;"
+                 "UPDATE host_sessions SET updated_at = last_active "
+                 "WHERE EXISTS (SELECT 1 FROM host_messages WHERE session_id = host_sessions.id);");
+            Statement firsts(database_,
+                             "SELECT session_id, message FROM host_messages WHERE seq IN (SELECT MIN(seq) FROM "
+                             "host_messages WHERE json_extract(message, '$.role') = 'user' GROUP BY session_id)");
+            while (firsts.step())
+                if (auto first = stored_message(firsts.text(1))) rename(firsts.text(0), conversation_title(*first));
+            exec("COMMIT;");
+        }
+        exec("CREATE INDEX IF NOT EXISTS host_sessions_by_update ON host_sessions(updated_at DESC, id DESC) "
+             "WHERE updated_at IS NOT NULL;");
+    }
+    /// LIKE's pattern for text anywhere, its own wildcards taken literally.
+    static std::string like_pattern(std::string_view search) {
+        std::string pattern = "%";
+        for (char c : search) {
+            if (c == '%' || c == '_' || c == '\\') pattern += '\\';
+            pattern += c;
+        }
+        return pattern + "%";
+    }
     void exec(const char* sql) {
         char* failure = nullptr;
         if (sqlite3_exec(database_, sql, nullptr, nullptr, &failure) != SQLITE_OK) {

@@ -84,13 +84,12 @@ void PageFrames::user_message(ChatSession& session, const std::string& turn_id, 
 
 void PageFrames::text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
                       std::string_view piece) {
-    session.broadcast(FrameText("text").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+    session.broadcast(text_frame(turn_id, message_id, piece));
 }
 
 void PageFrames::reasoning(ChatSession& session, const std::string& turn_id, const std::string& message_id,
                            std::string_view piece) {
-    session.broadcast(
-        FrameText("reasoning").text("content", piece).text("turnId", turn_id).text("messageId", message_id).finish());
+    session.broadcast(reasoning_frame(turn_id, message_id, piece));
 }
 
 void PageFrames::retrying(ChatSession& session, const std::string& turn_id, const RetryNotice& notice) {
@@ -160,6 +159,34 @@ Frame PageFrames::connection(bool resumed, const std::string& session_id) {
                                    "information.")
         .text("sessionId", session_id)
         .finish();
+}
+
+Frame PageFrames::opened(const std::string& session_id) {
+    return FrameText("connection").text("state", "opened").text("sessionId", session_id).finish();
+}
+
+Frame PageFrames::text_frame(const std::string& turn_id, const std::string& message_id, std::string_view text) {
+    return FrameText("text").text("content", text).text("turnId", turn_id).text("messageId", message_id).finish();
+}
+
+Frame PageFrames::reasoning_frame(const std::string& turn_id, const std::string& message_id, std::string_view text) {
+    return FrameText("reasoning").text("content", text).text("turnId", turn_id).text("messageId", message_id).finish();
+}
+
+Frame PageFrames::conversation_renamed(const std::string& session_id, const std::string& title) {
+    return FrameText("conversation").text("sessionId", session_id).text("title", title).finish();
+}
+
+Frame PageFrames::conversation_deleted(const std::string& session_id) {
+    return FrameText("conversation").text("sessionId", session_id).flag("deleted", true).finish();
+}
+
+Frame PageFrames::conversations(const std::string& request_id, const ConversationPage& page) {
+    json::array items;
+    items.reserve(page.items.size());
+    for (const auto& item : page.items)
+        items.push_back(json::object{{"sessionId", item.id}, {"title", item.title}, {"updatedAt", item.updated_at}});
+    return FrameText("conversations").text("requestId", request_id).json("items", items).optional_text("next", page.next).finish();
 }
 
 Frame PageFrames::history(json::array messages) { return FrameText("history").json("messages", messages).finish(); }

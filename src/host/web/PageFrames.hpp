@@ -13,6 +13,7 @@
 #include "host/history/ChatMessage.hpp"
 #include "host/history/TokenUsage.hpp"
 #include "host/llm/LanguageModel.hpp"
+#include "host/store/ChatStore.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -46,8 +47,10 @@ public:
     void usage(ChatSession& session, const TokenUsage& total) override;
     void flush(ChatSession& session) override;
 
-    // A page that just connected.
+    // A page that just connected, or opened another conversation.
     static Frame connection(bool resumed, const std::string& session_id);
+    /// The page now shows `session_id` (it asked to open it, or a new one).
+    static Frame opened(const std::string& session_id);
     /// `messages`: the history as ChatMessage JSON (views the host no longer serves left out).
     static Frame history(boost::json::array messages);
     static Frame usage_frame(const TokenUsage& total);
@@ -55,11 +58,17 @@ public:
     /// The model the session talks to (`model`), and the host's default.
     static Frame model(const std::string& model, const std::string& default_model);
     static Frame question(const Question& question);
+    /// The answer being written, whole so far, for a page that opens during it.
+    static Frame text_frame(const std::string& turn_id, const std::string& message_id, std::string_view text);
+    static Frame reasoning_frame(const std::string& turn_id, const std::string& message_id, std::string_view text);
 
     // Every session.
     /// `servers`: McpCoordinator::describe_servers(); `model` null: none configured, `llm_help` says how.
     static Frame servers(const boost::json::array& servers, const LanguageModel* model, const std::string& llm_help);
     static Frame auth_required(const std::string& server, const std::string& url);
+    /// A conversation was renamed, or deleted (every page's list follows).
+    static Frame conversation_renamed(const std::string& session_id, const std::string& title);
+    static Frame conversation_deleted(const std::string& session_id);
 
     // Answers to one page's request.
     static Frame tool_result(const std::string& request_id, const std::string& tool, const ToolRunResult& run);
@@ -70,6 +79,8 @@ public:
                               const boost::json::object& error);
     /// The provider's models for the picker, or why there is no list (`error` not empty).
     static Frame models(const std::string& request_id, const std::vector<ModelChoice>& models, const std::string& error);
+    /// A page of the list of conversations.
+    static Frame conversations(const std::string& request_id, const ConversationPage& page);
     static Frame error(const std::string& message, const std::string& request_id = {});
 };
 

@@ -98,24 +98,37 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
     log_.info("WebSocket", resumed ? "reconnected" : "connected",
               {{"sessionId", session->id()}, {"connectionId", page->id}, {"pages", session->clients()}});
     page->send(PageFrames::connection(resumed, session->id()));
+    if (!servers_text_) servers_text_ = servers_frame();
+    greet(*page, *session, servers_text_);
+}
+
+void PageProtocol::greet(WebSocketClient& page, ChatSession& session, const Frame& servers) {
     json::array messages;
-    for (const auto& message : session->history) {
+    for (const auto& message : session.history) {
         json::object item = message.to_json();
         // A view the host no longer serves (kept views are bounded; a restart forgets them) is
         // left out: the card shows the result alone rather than a frame that cannot load.
         if (auto* app = item.if_contains("app"); app && !(apps && apps->serves(*app))) item.erase("app");
         messages.push_back(std::move(item));
     }
-    page->send(PageFrames::history(std::move(messages)));
-    if (!servers_text_) servers_text_ = servers_frame();
-    page->send(servers_text_);
-    page->send(PageFrames::usage_frame(session->usage));
+    page.send(PageFrames::history(std::move(messages)));
+    if (servers) page.send(servers);
+    page.send(PageFrames::usage_frame(session.usage));
     // The default model is in `servers` (llm.model): only a conversation that picked another
     // needs a frame of its own (a greeting one frame longer costs every idle page memory).
-    if (LanguageModel* model = conversation_.model(); model && !session->model.empty())
-        page->send(PageFrames::model(session->model, model->settings().model));
-    if (session->turn_running) page->send(PageFrames::turn_frame(TurnState::started, session->turn_id, {}));
-    for (const auto& [id, question] : session->questions) page->send(PageFrames::question(question));
+    if (LanguageModel* model = conversation_.model(); model && !session.model.empty())
+        page.send(PageFrames::model(session.model, model->settings().model));
+    if (session.turn_running) {
+        page.send(PageFrames::turn_frame(TurnState::started, session.turn_id, {}));
+        // The answer being written, from its first character: the next pieces follow on.
+        if (const auto& answer = session.answer) {
+            if (!answer->reasoning.empty())
+                page.send(PageFrames::reasoning_frame(session.turn_id, answer->message_id, answer->reasoning));
+            if (!answer->text.empty())
+                page.send(PageFrames::text_frame(session.turn_id, answer->message_id, answer->text));
+        }
+    }
+    for (const auto& [id, question] : session.questions) page.send(PageFrames::question(question));
 }
 
 void PageProtocol::received(const std::shared_ptr<WebSocketClient>& page, std::string_view text) { handle(page, text); }
@@ -128,11 +141,6 @@ void PageProtocol::closed(const std::shared_ptr<WebSocketClient>& page) {
 }
 
 void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::string_view text) {
-    auto session = sessions_.find(client->session_id);
-    if (!session) {
-        client->send(PageFrames::error("this connection's session ended; reload the page"));
-        return;
-    }
     boost::system::error_code ec;
     json::value frame = json::parse(text, ec);
     if (ec || !frame.is_object()) {
@@ -150,6 +158,12 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
         client->send(PageFrames::error(std::string(type->get_string()) + ".payload must be an object"));
         return;
     }
+    // A page whose conversation was deleted (in another tab) may still open another.
+    auto session = sessions_.find(client->session_id);
+    if (!session && type->get_string() != "open_conversation") {
+        client->send(PageFrames::error("this connection's session ended; reload the page"));
+        return;
+    }
     static const json::object empty;
     std::string request_id;
     if (payload)
@@ -161,7 +175,7 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
         client->send(PageFrames::error(e.what(), request_id));
     } catch (const std::exception& e) {
         // The store refused (Redis down, SQLite busy): that request fails, the page stays.
-        log_.error("Session", "request_failed", {{"sessionId", session->id()}, {"error", e.what()}});
+        log_.error("Session", "request_failed", {{"sessionId", client->session_id}, {"error", e.what()}});
         client->send(PageFrames::error(std::string("the host could not do that: ") + e.what(), request_id));
     }
 }
@@ -169,6 +183,10 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
 void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, const std::shared_ptr<ChatSession>& session,
                             const std::string& type, const json::object& payload) {
     Fields fields(payload, type);
+    if (type == "open_conversation") {
+        open_conversation(client, session, fields.text("sessionId", false));
+        return;
+    }
     sessions_.touch(*session);
     if (type == "message") {
         UserInput input;
@@ -243,6 +261,12 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         const std::string& default_model = model->settings().model;
         session->model = name == default_model ? std::string() : name;
         session->broadcast(PageFrames::model(name.empty() ? default_model : name, default_model));
+    } else if (type == "list_conversations") {
+        list_conversations(*client, fields.text("requestId"), fields.text("search", false), fields.text("after", false));
+    } else if (type == "rename_conversation") {
+        rename_conversation(fields.text("sessionId"), fields.text("title"));
+    } else if (type == "delete_conversation") {
+        delete_conversation(fields.text("sessionId"));
     } else if (type == "clear") {
         if (session->turn_running) throw std::invalid_argument("stop the answer being written before a new chat");
         sessions_.clear(*session);
@@ -250,7 +274,8 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else {
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
-                                    "get_prompt, read_resource, app_request, list_models, set_model or clear");
+                                    "get_prompt, read_resource, app_request, list_models, set_model, open_conversation, "
+                                    "list_conversations, rename_conversation, delete_conversation or clear");
     }
 }
 

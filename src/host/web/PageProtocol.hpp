@@ -46,6 +46,22 @@ private:
                   const std::string& type, const boost::json::object& payload);
     void answer_question(const std::shared_ptr<WebSocketClient>& client, ChatSession& session,
                          const std::string& id_field, const boost::json::object& payload);
+    /// The history, the questions open, the answer being written: what a page showing `session`
+    /// needs (`servers` too when not null).
+    void greet(WebSocketClient& page, ChatSession& session, const Frame& servers);
+
+    // The list of conversations (web/PageConversations.cpp).
+    /// Moves the page to the conversation `id` (empty: a new one); `from` is null when the
+    /// page's conversation was deleted.
+    void open_conversation(const std::shared_ptr<WebSocketClient>& client, const std::shared_ptr<ChatSession>& from,
+                           const std::string& id);
+    void list_conversations(WebSocketClient& client, const std::string& request_id, const std::string& search,
+                            const std::string& after);
+    void rename_conversation(const std::string& id, const std::string& title);
+    void delete_conversation(const std::string& id);
+    /// A frame to every page of every conversation.
+    void broadcast_all(const Frame& frame);
+
     boost::asio::awaitable<void> call_tool(std::shared_ptr<WebSocketClient> client, std::shared_ptr<ChatSession> session,
                                            boost::json::object payload);
     boost::asio::awaitable<void> get_prompt(std::shared_ptr<WebSocketClient> client, boost::json::object payload);

@@ -35,6 +35,7 @@ struct Target {
     std::string path;
     std::string token;
     std::string session_id;
+    std::string format;
 };
 
 Target parse_target(const mcp::HttpRouteRequest& request) {
@@ -46,6 +47,7 @@ Target parse_target(const mcp::HttpRouteRequest& request) {
     for (auto parameter : url->params()) {
         if (parameter.key == "token") parsed.token = parameter.value;
         if (parameter.key == "sessionId") parsed.session_id = parameter.value;
+        if (parameter.key == "format") parsed.format = parameter.value;
     }
     return parsed;
 }
@@ -179,6 +181,8 @@ struct WebServer::State : std::enable_shared_from_this<State> {
             json::object health = options.health ? options.health() : json::object{};
             return reply(200, json::serialize(health));
         }
+        if (target.path.starts_with("/conversations/") && target.path.ends_with("/export") && options.export_conversation)
+            return export_conversation(target);
         std::string_view asset = host_page_asset(target.path == "/" ? "/index.html" : target.path);
         if (asset.empty()) return error(404, "nothing at " + target.path);
         mcp::HttpRouteResponse response =
@@ -190,6 +194,23 @@ struct WebServer::State : std::enable_shared_from_this<State> {
         if (same_token(target.token, options.token))
             response.headers.emplace_back("Set-Cookie",
                                           "mcpkit_host_token=" + options.token + "; HttpOnly; SameSite=Lax; Path=/");
+        return response;
+    }
+
+    mcp::HttpRouteResponse export_conversation(const Target& target) {
+        std::string id = target.path.substr(15, target.path.size() - 15 - 7);
+        std::optional<ExportedConversation> exported;
+        try {
+            exported = options.export_conversation(id, target.format.empty() ? "md" : target.format);
+        } catch (const std::invalid_argument& e) {
+            return error(400, std::string("format: ") + e.what());
+        } catch (const std::exception& e) {
+            return error(503, std::string("the chat store could not be read: ") + e.what());
+        }
+        if (!exported) return error(404, "no conversation " + id + " (deleted, or forgotten after a long silence)");
+        mcp::HttpRouteResponse response = reply(200, std::move(exported->body), exported->content_type);
+        set_header(response, "Content-Disposition", "attachment; filename=\"" + exported->file_name + "\"");
+        set_header(response, "Cache-Control", "no-store");
         return response;
     }
 

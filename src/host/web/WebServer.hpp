@@ -4,6 +4,7 @@
 // default, Host and Origin checked against DNS rebinding, and every request needs the token
 // (?token=, the cookie the page gets with it, or Authorization: Bearer), on loopback too.
 
+#include "host/web/ConversationExport.hpp"
 #include "host/web/WebSocketClient.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -36,6 +37,9 @@ struct WebServerOptions {
     /// Served without the token on loopback (the id is unguessable and the page frames it
     /// sandboxed); bound wide, only with it.
     std::function<std::optional<std::pair<std::string, std::string>>(const std::string& id)> app_view;
+    /// GET /conversations/<id>/export?format=md|json: the file, or nothing for an unknown id;
+    /// throws std::invalid_argument for a format it does not make.
+    std::function<std::optional<ExportedConversation>(const std::string& id, std::string_view format)> export_conversation;
     /// A new page: `session_id` is what it asked to resume (may be empty).
     std::function<void(const std::shared_ptr<WebSocketClient>& client, const std::string& session_id)> on_websocket;
     std::function<void(std::string_view)> log;
