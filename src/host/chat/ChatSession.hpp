@@ -10,6 +10,7 @@
 #include "host/chat/ViewContext.hpp"
 #include "host/history/ChatMessage.hpp"
 #include "host/history/TokenUsage.hpp"
+#include "host/llm/LanguageModel.hpp"
 
 #include <mcp/Cancellation.hpp>
 
@@ -48,6 +49,17 @@ struct AnswerInProgress {
     std::int64_t saved_at = 0;  ///< when the store last got a copy; 0: never
 };
 
+/// The tools a conversation offers its model when the servers have too many to offer whole
+/// (chat/HostTools): those it found with search_tools, most recent first, and the list last
+/// offered, kept while it stays the same (providers keep a list's serialized form).
+struct ToolChoice {
+    std::vector<std::string> found;
+    ToolList built_from;               ///< the servers' list it was chosen from
+    std::vector<std::string> wanted;   ///< and what was wanted then
+    bool with_reader = false;
+    ToolList offered;
+};
+
 class ChatSession {
 public:
     ChatSession(boost::asio::any_io_executor executor, std::string id);
@@ -82,6 +94,8 @@ public:
     bool turn_running = false;
     std::string turn_id;
     std::optional<AnswerInProgress> answer;
+    /// Made when first needed: an idle session holds a null pointer.
+    std::unique_ptr<ToolChoice> tool_choice;
     /// A new stop switch for a new turn (made only then: an idle page's session holds none).
     void arm_stop() { stop_.emplace(); }
     void request_stop(const std::string& reason) {

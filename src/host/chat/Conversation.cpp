@@ -20,7 +20,6 @@ namespace json_fields = mcp::json_fields;
 
 namespace {
 
-constexpr std::size_t max_tools_per_request = 128;
 
 asio::awaitable<void> sleep_for(std::chrono::milliseconds delay) {
     asio::steady_timer timer(co_await asio::this_coro::executor, delay);
@@ -134,21 +133,89 @@ void Conversation::finish_answer(ChatSession& session) {
     }
 }
 
-asio::awaitable<ModelReply> Conversation::generate(ChatSession& session) {
-    ToolList tools = coordinator_.tools_for_model();
-    if (tools->size() > max_tools_per_request) {
-        // Providers and clients refuse more (OpenAI, VS Code): the first ones, in a stable order.
-        log_.warn("LLM", "tools_truncated", {{"sessionId", session.id()}, {"offered", tools->size()},
-                                             {"sent", max_tools_per_request}});
-        tools = std::make_shared<std::vector<ToolDeclaration>>(tools->begin(), tools->begin() + max_tools_per_request);
+std::int64_t Conversation::declared_tokens(const std::vector<ToolDeclaration>& tools) {
+    std::int64_t tokens = 0;
+    for (const auto& tool : tools)
+        tokens += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
+                  estimate_tokens(json::serialize(tool.input_schema));
+    return tokens;
+}
+
+ToolList Conversation::choose_tools(ChatSession& session) {
+    ToolList all = coordinator_.tools_for_model();
+    if (all != all_tools_) {
+        all_tools_ = all;
+        all_tool_tokens_ = declared_tokens(*all);
     }
+    // Past 64 tools, or a tenth of the window, a model chooses worse and the request grows
+    // (VS Code and Claude Code switch to a tool search there too).
+    bool too_many = all->size() > max_offered_tools || all_tool_tokens_ > model_->settings().context_tokens / 10;
+    bool with_reader = std::any_of(session.history.begin(), session.history.end(),
+                                   [](const ChatMessage& message) { return message.cut; });
+    if (!too_many && !with_reader) return all;
+    if (!session.tool_choice) session.tool_choice = std::make_unique<ToolChoice>();
+    ToolChoice& choice = *session.tool_choice;
+    std::vector<std::string> wanted;
+    if (too_many) {
+        // What the model found last, then what the conversation used (its own recent needs).
+        wanted = choice.found;
+        for (auto& name : recently_used_tools(session.history)) wanted.push_back(std::move(name));
+    }
+    if (choice.offered && choice.built_from == all && choice.wanted == wanted && choice.with_reader == with_reader)
+        return choice.offered;
+    choice.offered = std::make_shared<const std::vector<ToolDeclaration>>(offered_tools(*all, too_many, wanted, with_reader));
+    choice.built_from = all;
+    choice.wanted = std::move(wanted);
+    choice.with_reader = with_reader;
+    if (too_many && log_.enabled(LogLevel::info))
+        log_.info("LLM", "tools_searched", {{"sessionId", session.id()}, {"tools", all->size()},
+                                            {"offered", choice.offered->size()}});
+    return choice.offered;
+}
+
+void Conversation::run_host_tool(ChatSession& session, const ToolCall& call) {
+    auto started = std::chrono::steady_clock::now();
+    ToolCard card{call.id, call.name, "host", session.turn_id};
+    events_.tool_started(session, card, call.arguments);
+    HostToolAnswer answer;
+    if (!call.arguments_error.empty()) {
+        answer = {"The arguments were not a JSON object: " + call.arguments_error, true, {}};
+    } else if (call.name == search_tools_name) {
+        answer = search_tools(*coordinator_.tools_for_model(), call.arguments);
+        if (!answer.found.empty()) {
+            if (!session.tool_choice) session.tool_choice = std::make_unique<ToolChoice>();
+            auto& found = session.tool_choice->found;
+            for (auto name = answer.found.rbegin(); name != answer.found.rend(); ++name) {
+                std::erase(found, *name);
+                found.insert(found.begin(), *name);
+            }
+            if (found.size() > 32) found.resize(32);
+        }
+    } else {
+        answer = read_tool_result(session.history, call.arguments);
+    }
+    mcp::CallToolResult result = answer.is_error ? mcp::CallToolResult::error(answer.text) : mcp::CallToolResult::text(answer.text);
+    json::object data = result.to_json();
+    auto duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    static const json::value no_app;
+    events_.tool_finished(session, card, {data, answer.is_error, duration, answer.is_error ? "The call failed" : "Done", no_app});
+    ChatMessage message;
+    message.id = new_id("msg");
+    message.role = Role::tool;
+    message.tool_call_id = call.id;
+    message.tool_name = call.name;
+    message.content = std::move(answer.text);
+    message.data = std::move(data);
+    message.is_error = answer.is_error;
+    record(session, std::move(message));
+}
+
+asio::awaitable<ModelReply> Conversation::generate(ChatSession& session) {
+    ToolList tools = choose_tools(session);
     // The tools' declarations take room in the window too (counted once per list).
     if (tools != counted_tools_) {
         counted_tools_ = tools;
-        counted_tool_tokens_ = 0;
-        for (const auto& tool : *tools)
-            counted_tool_tokens_ += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
-                                    estimate_tokens(json::serialize(tool.input_schema));
+        counted_tool_tokens_ = declared_tokens(*tools);
     }
     std::int64_t tool_tokens = counted_tool_tokens_;
     std::int64_t budget = model_->settings().context_tokens - settings_.max_output_tokens - tool_tokens -
@@ -352,6 +419,10 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
 
 asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call) {
     // Held: the registry may be rebuilt while this call waits (list_changed, a reload).
+    if (is_host_tool(call.name)) {
+        run_host_tool(*session, call);
+        co_return;
+    }
     std::shared_ptr<const RegisteredTool> tool = coordinator_.find_tool(call.name);
     if (tool && !tool->visible_to_model) tool.reset();
     ToolRunResult run = co_await tools_.run(session, ToolCaller::model, call, tool);
@@ -360,7 +431,8 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     result.role = Role::tool;
     result.tool_call_id = call.id;
     result.tool_name = call.name;
-    result.content = tool_result_text(run.outcome.result);
+    // A long result reaches the model as a preview; the page and read_tool_result have it whole.
+    result.content = text_for_model(tool_result_text(run.outcome.result), call.id, result.cut);
     result.data = std::move(run.outcome.result);
     result.is_error = run.outcome.is_error;
     result.refused = run.outcome.refused;

@@ -8,6 +8,7 @@
 #include "host/HostLog.hpp"
 #include "host/chat/ChatEvents.hpp"
 #include "host/chat/ChatSession.hpp"
+#include "host/chat/HostTools.hpp"
 #include "host/chat/ToolRunner.hpp"
 #include "host/coordinator/McpCoordinator.hpp"
 #include "host/llm/LanguageModel.hpp"
@@ -77,6 +78,11 @@ private:
     void keep_unfinished(ChatSession& session);
     /// The answer is recorded (or dropped): the store's copy of it goes.
     void finish_answer(ChatSession& session);
+    /// The tools this request offers: all, or (too many) search_tools and a chosen few.
+    ToolList choose_tools(ChatSession& session);
+    static std::int64_t declared_tokens(const std::vector<ToolDeclaration>& tools);
+    /// search_tools and read_tool_result, answered here with a card like any call.
+    void run_host_tool(ChatSession& session, const ToolCall& call);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
     void record(ChatSession& session, ChatMessage message);
     void add_usage(ChatSession& session, const TokenUsage& usage);
@@ -88,6 +94,8 @@ private:
     ConversationSettings settings_;
     ChatEvents& events_;
     ToolRunner& tools_;
+    ToolList all_tools_;
+    std::int64_t all_tool_tokens_ = 0;
     ToolList counted_tools_;
     std::int64_t counted_tool_tokens_ = 0;
 };

@@ -46,6 +46,7 @@ json::object ChatMessage::to_json() const {
         out["data"] = data;
         out["isError"] = is_error;
         if (refused) out["refused"] = true;
+        if (cut) out["cut"] = true;
         if (app.is_object()) out["app"] = app;
     }
     return out;
@@ -106,6 +107,7 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
         if (auto* data = json.if_contains("data")) message.data = *data;
         if (auto* error = json.if_contains("isError"); error && error->is_bool()) message.is_error = error->get_bool();
         if (auto* refused = json.if_contains("refused"); refused && refused->is_bool()) message.refused = refused->get_bool();
+        if (auto* cut = json.if_contains("cut"); cut && cut->is_bool()) message.cut = cut->get_bool();
         if (auto* app = json.if_contains("app"); app && app->is_object()) message.app = *app;
     }
     return message;

@@ -39,6 +39,9 @@ struct ChatMessage {
     boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
     bool is_error = false;             ///< tool: the call failed; assistant: the answer failed
     bool refused = false;              ///< tool: not run (the user declined it, or the host refused it)
+    /// tool: `content` is a preview of a longer result (its head and tail); the whole is in `data`,
+    /// and the model reads the rest with the host's read_tool_result.
+    bool cut = false;
     boost::json::value app;            ///< tool: the MCP App view shown with the result ({url, …}), or null
     std::int64_t created_at = 0;       ///< ms since the epoch
     /// assistant: the model that wrote it, when the conversation picked one other than the default.
