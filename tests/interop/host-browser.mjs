@@ -6,10 +6,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { after, afterEach } from 'node:test';
+
 import { chromium } from 'playwright-core';
 
+import { startFakeLlm } from './fake-llm.mjs';
 import { freePort } from './support.mjs';
-import { HOST_TOKEN } from './host-support.mjs';
+import { HOST_TOKEN, startHost, workFolder } from './host-support.mjs';
 
 /** Where screenshots go: $ARTIFACTS, or a fresh temporary folder. */
 export const artifacts = process.env.ARTIFACTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-host-shots-'));
@@ -117,4 +120,38 @@ export async function startProxy(target) {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * What most host tests set up and take down alike, taken down with node:test's afterEach and
+ * after: a work folder, the fake LLM (`fake`: startFakeLlm's options; started with the first
+ * host, then `bed.llm`), the hosts a test starts (`host(options)`: startHost with the fake), and
+ * Chromium, launched on first use, with a profile per `profile(viewport?)` closed after each test.
+ */
+export function hostTestBed({ fake = {} } = {}) {
+  let starting = null;
+  const bed = {
+    work: workFolder(), llm: null, browser: null, hosts: [], profiles: [],
+    async host(options = {}) {
+      starting ??= startFakeLlm(fake).then((llm) => { bed.llm = llm; });
+      await starting;
+      const host = await startHost({ llm: bed.llm, ...options });
+      bed.hosts.push(host);
+      return host;
+    },
+    async profile(viewport) {
+      bed.browser ??= await launchChromium();
+      const context = viewport ? await bed.browser.newContext({ viewport, colorScheme: 'light' }) : await newProfile(bed.browser);
+      bed.profiles.push(context);
+      return context;
+    },
+  };
+  afterEach(async () => { for (const profile of bed.profiles.splice(0)) await profile.close(); });
+  after(async () => {
+    await bed.browser?.close();
+    for (const host of bed.hosts) await host.stop();
+    await bed.llm?.close();
+    bed.work.remove();
+  });
+  return bed;
 }

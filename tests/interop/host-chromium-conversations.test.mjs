@@ -7,49 +7,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 
-import { startFakeLlm } from './fake-llm.mjs';
-import { connected, launchChromium, newProfile, openPage, screenshot, send, shown, turnOver } from './host-browser.mjs';
-import { chat, connectPage, startHost, workFolder, writeConfig } from './host-support.mjs';
+import { connected, hostTestBed, openPage, screenshot, send, shown, turnOver } from './host-browser.mjs';
+import { chat, connectPage, writeConfig } from './host-support.mjs';
 
 const TEST = { timeout: 120000 };
 
-const work = workFolder();
-let llm;
+const bed = hostTestBed();
 let config;
-let browser;
-const hosts = [];
-const profiles = [];
-
-before(async () => {
-  llm = await startFakeLlm();
-  config = writeConfig(work.folder, { mcpServers: {} });
-  browser = await launchChromium();
-});
-
-afterEach(async () => {
-  for (const profile of profiles.splice(0)) await profile.close();
-});
-
-after(async () => {
-  await browser?.close();
-  for (const host of hosts) await host.stop();
-  await llm?.close();
-  work.remove();
-});
-
-async function newHost(options = {}) {
-  const host = await startHost({ config, llm, ...options });
-  hosts.push(host);
-  return host;
-}
-
-async function profile(viewport) {
-  const context = viewport ? await browser.newContext({ viewport, colorScheme: 'light' }) : await newProfile(browser);
-  profiles.push(context);
-  return context;
-}
+before(() => { config = writeConfig(bed.work.folder, { mcpServers: {} }); });
+const newHost = (options = {}) => bed.host({ config, ...options });
+const profile = (viewport) => bed.profile(viewport);
 
 const answerText = (page) => page.getByTestId('assistant-message').last().locator('.markdown').first().innerText();
 const rows = (page) => page.getByTestId('conversation');
@@ -83,7 +52,7 @@ describe('the answer being written', () => {
   });
 
   test('a host killed mid-answer keeps what was shown, marked interrupted', TEST, async () => {
-    const store = `sqlite:${path.join(work.folder, 'killed.db')}`;
+    const store = `sqlite:${path.join(bed.work.folder, 'killed.db')}`;
     const host = await newHost({ store });
     const page = await openPage(await profile(), host.url);
     await send(page, 'slow 200 100');

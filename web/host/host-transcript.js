@@ -3,22 +3,16 @@
 // sign-in), in arrival order.
 
 import { createAnswers, modelLabel } from './host-answers.js';
-import { copyText, el, formatDuration, formatTime, prettyJson, toolParts } from './host-dom.js';
-import { jsonBlock, samplingMessages, textOf, toolResult } from './host-content.js';
+import { createCards } from './host-cards.js';
+import { copyText, el, formatTime, prettyJson, toolParts } from './host-dom.js';
+import { samplingMessages, textOf } from './host-content.js';
 import { schemaFields } from './host-forms.js';
 import { renderMarkdown } from './host-markdown.js';
 
 const SAFE_URL = /^https?:\/\//i;
 
-/** Why a completed call did not run to its end (the host marks refused or cancelled calls), or null. */
-function cancelReason(payload) {
-  if (payload.cancelled !== true && payload.refused !== true) return null;
-  return textOf(payload.data?.content).trim() || (payload.refused ? 'The call was refused.' : 'The call was cancelled.');
-}
-
 export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer, apps }) {
   const messages = new Map();   // messageId → { node, body, raw }
-  const cards = new Map();      // callId → card
   let stick = true;
   let autoTop = 0;              // where the page last scrolled itself to
   let liveModel = '';           // the model answering now, when the picker chose one
@@ -122,6 +116,8 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   const settleReasoning = () => { for (const message of messages.values()) answers.settleReasoning(message); };
+  const cards = createCards({ add, changed, settleReasoning, findTool, viewResource, apps });
+  const { card, nameCard, setState, setArguments, setResult, status, progress, task } = cards;
 
   function endStreams() {
     settleReasoning();
@@ -165,113 +161,6 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     return shown ? null : addUser({
       text: textOf(message.content), context: typeof message.context === 'string' ? message.context : '', createdAt: message.createdAt, id: message.id,
     });
-  }
-
-  // ------------------------------------------------------------------------------ tool cards
-
-  function card(callId, toolName) {
-    let entry = cards.get(callId);
-    if (entry) {
-      if (toolName && !entry.tool) nameCard(entry, toolName);
-      return entry;
-    }
-    const refs = {
-      icon: el('span', { class: 'tool-icon', 'aria-hidden': 'true' }),
-      name: el('code', { class: 'tool-name' }),
-      server: el('span', { class: 'tool-server' }),
-      state: el('span', { class: 'tool-state' }),
-      duration: el('span', { class: 'tool-duration' }),
-      message: el('p', { class: 'tool-message', hidden: true }),
-      progress: el('div', { class: 'tool-progress', hidden: true }),
-      args: el('details', { class: 'tool-args', hidden: true }, el('summary', { text: 'Arguments' })),
-      approval: el('div', { class: 'approval-slot' }),
-      result: el('div', { class: 'tool-result-slot' }),
-    };
-    const node = el('article', { class: 'tool-card', testid: 'tool-card', dataset: { callId, state: 'processing' }, 'aria-label': 'Tool call' },
-      el('header', { class: 'tool-head' }, refs.icon, refs.name, refs.server, el('span', { class: 'spacer' }), refs.state, refs.duration),
-      refs.message, refs.progress, refs.args, refs.approval, refs.result);
-    entry = { callId, node, refs, tool: '', server: '' };
-    cards.set(callId, entry);
-    settleReasoning();
-    if (toolName) nameCard(entry, toolName);
-    setState(entry, 'processing');
-    add(node);
-    return entry;
-  }
-
-  function nameCard(entry, toolName, serverName) {
-    const found = findTool(toolName);
-    // A tool no server lists (gone, or a name the model made up) is read from its qualified name.
-    const parts = toolParts(toolName);
-    entry.tool = toolName;
-    entry.server = serverName || found?.server || entry.server || parts.server;
-    entry.refs.name.textContent = found?.tool.name || parts.tool;
-    entry.refs.name.title = toolName;
-    entry.refs.server.textContent = entry.server ? `on ${entry.server}` : '';
-    entry.node.setAttribute('aria-label', `Tool call ${entry.server ? `${entry.server} › ` : ''}${found?.tool.name || parts.tool}`);
-  }
-
-  const STATE_TEXT = { processing: 'running', approval: 'waiting for you', complete: 'done' };
-  /** `refused`: the call never ran (declined, or refused by the host): denied, not failed. */
-  function setState(entry, state, isError, refused = false) {
-    const failed = Boolean(isError) && !refused;
-    entry.node.dataset.state = state;
-    entry.node.dataset.error = String(failed);
-    entry.node.dataset.refused = String(Boolean(refused));
-    entry.node.classList.toggle('is-error', failed);
-    entry.node.classList.toggle('is-refused', Boolean(refused));
-    entry.refs.state.textContent = refused ? 'not run' : failed ? 'error' : STATE_TEXT[state] || state;
-    entry.refs.icon.replaceChildren(state === 'complete' ? (refused ? '⊘' : failed ? '!' : '✓') : state === 'approval' ? '?' : el('span', { class: 'spinner' }));
-  }
-
-  function setArguments(entry, args, open) {
-    if (args === undefined) return;
-    entry.args = args;
-    entry.refs.args.hidden = false;
-    entry.refs.args.querySelector('pre')?.remove();
-    entry.refs.args.append(jsonBlock(args, { label: 'Arguments' }));
-    if (open) entry.refs.args.open = true;
-  }
-
-  function setResult(entry, data, isError, durationMs, app, refused = false) {
-    setState(entry, 'complete', isError, refused);
-    entry.refs.progress.hidden = true;
-    entry.refs.duration.textContent = formatDuration(durationMs);
-    if (entry.approval) { entry.approval.remove(); entry.approval = null; }
-    apps.teardownWithin(entry.refs.result);
-    // With a view, the view shows the result: the raw result stays a click away.
-    entry.refs.result.replaceChildren(el('details', { class: 'tool-result', open: !app },
-      el('summary', { text: refused ? 'Why' : isError ? 'Error' : 'Result' }),
-      el('div', { class: 'result-body' }, toolResult(data, (uri) => viewResource(entry.server, uri, entry.refs.result)))));
-  }
-
-  function status(payload) {
-    const entry = card(payload.callId, payload.tool);
-    if (payload.message) {
-      entry.refs.message.textContent = payload.message;
-      entry.refs.message.hidden = false;
-    }
-    setArguments(entry, payload.arguments);
-    if (payload.state === 'complete') {
-      setResult(entry, payload.data, payload.isError, payload.durationMs, payload.app, payload.refused === true);
-      if (payload.app) {
-        apps.mount(entry.refs.result, {
-          app: payload.app, args: entry.args, result: payload.data, cancelled: cancelReason(payload), onResize: changed,
-        });
-      }
-    } else if (!entry.approval) setState(entry, 'processing');
-    changed();
-  }
-
-  function progress(payload) {
-    const entry = cards.get(payload.callId);
-    if (!entry) return;
-    const { progress: done, total } = payload;
-    const bar = el('progress', { max: typeof total === 'number' && total > 0 ? total : null, value: typeof total === 'number' && total > 0 ? done : null, 'aria-label': 'Progress' });
-    const label = typeof total === 'number' && total > 0 ? `${Math.round((done / total) * 100)}%` : String(done ?? '');
-    entry.refs.progress.replaceChildren(bar, el('span', { class: 'muted', text: [label, payload.message].filter(Boolean).join(' · ') }));
-    entry.refs.progress.hidden = false;
-    changed();
   }
 
   // -------------------------------------------------------------------- focus for inline dialogs
@@ -342,7 +231,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   /** A question this page still shows was answered in another tab, expired, or its turn stopped. */
   function questionClosed({ id, reason }) {
     const text = { answered: 'Answered in another tab', expired: 'Not answered in time', stopped: 'The turn was stopped' }[reason] ?? 'Closed';
-    const entry = cards.get(id);
+    const entry = cards.entries.get(id);
     if (entry?.approval) {
       answered(entry.approval);
       entry.approval.replaceWith(el('p', { class: `approval-answer closed-${reason}`, testid: 'question-closed', text }));
@@ -429,7 +318,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     answers.clearRetry();
     dirty.clear();
     messages.clear();
-    cards.clear();
+    cards.entries.clear();
     root.replaceChildren();
     stick = true;
     changed();
@@ -466,7 +355,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       }
     }
     // A call the history holds no result for was cut short (or is still running: a later frame updates it).
-    for (const entry of cards.values()) {
+    for (const entry of cards.entries.values()) {
       if (entry.fromHistory && entry.node.dataset.state !== 'complete') {
         setState(entry, 'complete');
         entry.refs.state.textContent = 'no result';
@@ -479,7 +368,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   function turnEnded(state, payload) {
     answers.clearRetry();
     endStreams();
-    for (const entry of cards.values()) {
+    for (const entry of cards.entries.values()) {
       if (entry.node.dataset.state === 'complete') continue;
       if (state !== 'finished') {
         entry.approval?.remove();
@@ -497,13 +386,13 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   return {
-    reset, showHistory, appendText, appendReasoning, endStreams, addUser, userMessage, showContext, status, progress, approvalRequest, questionClosed,
+    reset, showHistory, appendText, appendReasoning, endStreams, addUser, userMessage, showContext, status, progress, task, approvalRequest, questionClosed,
     elicitation, sampling, auth, notice, turnEnded,
     retrying: (payload) => { answers.retrying(payload, messages); changed(); },
     /** Live answers name the model the picker chose (empty: the host's default). */
     setModel(model) { liveModel = model || ''; },
     /** Names cards drawn before the server list came (the history precedes it). */
-    resolveNames() { for (const entry of cards.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },
+    resolveNames() { for (const entry of cards.entries.values()) if (entry.tool && !entry.server) nameCard(entry, entry.tool); },
     scrollDown: () => { stick = true; scrollDown(); },
     isEmpty: () => root.childElementCount === 0,
   };

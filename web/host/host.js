@@ -331,6 +331,7 @@ const HANDLERS = {
     transcript.status(payload);
   },
   progress: (payload) => transcript.progress(payload),
+  task: (payload) => transcript.task(payload),
   approval_request: (payload) => transcript.approvalRequest(payload),
   elicitation_request: (payload) => transcript.elicitation(payload),
   sampling_request: (payload) => transcript.sampling(payload),

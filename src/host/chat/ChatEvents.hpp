@@ -110,6 +110,9 @@ public:
     virtual void tool_started(ChatSession& session, const ToolCard& card, const boost::json::object& arguments) = 0;
     virtual void tool_progress(ChatSession& session, const std::string& call_id, double progress,
                                std::optional<double> total, const std::string& message) = 0;
+    /// The call runs as an MCP task on its server: its id and each status it is seen in.
+    virtual void tool_task(ChatSession& session, const std::string& call_id, const std::string& task_id,
+                           const std::string& status, const std::string& message) = 0;
     virtual void tool_finished(ChatSession& session, const ToolCard& card, const ToolEnding& ending) = 0;
     virtual void question_opened(ChatSession& session, const Question& question) = 0;
     /// `reason`: answered, expired, stopped.

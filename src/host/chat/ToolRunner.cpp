@@ -76,6 +76,12 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
                                                           const std::string& text) {
                 if (auto alive = weak.lock()) events->tool_progress(*alive, call_id, progress, total, text);
             };
+            options.on_task = [weak, events, call_id](const mcp::TaskUpdate& update) {
+                if (auto alive = weak.lock()) {
+                    events->tool_task(*alive, call_id, update.task_id, update.status, update.message);
+                    events->flush(*alive);
+                }
+            };
         }
         json::object arguments = call.arguments;  // named: g++ 12 mishandles temporaries inside co_await
         run.outcome = co_await coordinator_.call_tool(call.name, std::move(arguments), std::move(options));

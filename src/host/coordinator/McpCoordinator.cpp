@@ -271,6 +271,7 @@ asio::awaitable<ToolOutcome> McpCoordinator::call_tool(const std::string& qualif
         mcp::RequestOptions request;
         request.cancellation = options.cancellation;
         request.on_progress = options.on_progress;
+        request.on_task = options.on_task;
         request.timeout = server->entry().call_timeout;
         if (!options.session_id.empty()) request.caller = options.session_id;
         std::string failure;

@@ -50,6 +50,8 @@ struct ToolCallOptions {
     std::string session_id;
     mcp::CancellationToken cancellation;
     std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
+    /// The call runs as an MCP task: each status it is seen in (working, input_required, …).
+    std::function<void(const mcp::TaskUpdate& update)> on_task;
 };
 
 struct ToolOutcome {

@@ -112,6 +112,9 @@ asio::awaitable<void> ServerConnection::connect_once() {
     mcp::ClientOptions options;
     options.info = {"mcpkit-host", "0.1.0"};
     options.request_timeout = entry_.call_timeout;
+    // A tool that runs only as a task can be called, and a long one survives as a task the
+    // client polls (the timeout then applies to each poll, not to the work).
+    options.tasks = true;
     std::string name = entry_.name;
     // The coordinator names the session as each call's caller (ToolCallOptions::session_id).
     auto calling_session = [](const mcp::ServerRequestContext& context) {

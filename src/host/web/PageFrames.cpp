@@ -103,6 +103,11 @@ void PageFrames::retrying(ChatSession& session, const std::string& turn_id, cons
 }
 
 void PageFrames::tool_started(ChatSession& session, const ToolCard& card, const json::object& arguments) {
+    // Said as people read it ("Calling read_file on files"), not as the model names it.
+    std::string_view tool = card.tool;
+    std::string prefix = card.server + "__";
+    if (!card.server.empty() && tool.starts_with(prefix)) tool.remove_prefix(prefix.size());
+    std::string message = "Calling " + std::string(tool) + (card.server.empty() ? "" : " on " + card.server);
     session.broadcast(FrameText("status")
                           .text("state", "processing")
                           .text("tool", card.tool)
@@ -110,7 +115,7 @@ void PageFrames::tool_started(ChatSession& session, const ToolCard& card, const 
                           .text("callId", card.call_id)
                           .optional_text("turnId", card.turn_id)
                           .json("arguments", arguments)
-                          .text("message", "Calling " + card.tool)
+                          .text("message", message)
                           .finish());
 }
 
@@ -121,6 +126,16 @@ void PageFrames::tool_progress(ChatSession& session, const std::string& call_id,
     if (total) frame.json("total", json::value(*total));
     frame.optional_text("message", message);
     session.broadcast(frame.finish());
+}
+
+void PageFrames::tool_task(ChatSession& session, const std::string& call_id, const std::string& task_id,
+                           const std::string& status, const std::string& message) {
+    session.broadcast(FrameText("task")
+                          .text("callId", call_id)
+                          .text("taskId", task_id)
+                          .text("status", status)
+                          .optional_text("message", message)
+                          .finish());
 }
 
 void PageFrames::tool_finished(ChatSession& session, const ToolCard& card, const ToolEnding& ending) {

@@ -41,6 +41,8 @@ public:
     void tool_started(ChatSession& session, const ToolCard& card, const boost::json::object& arguments) override;
     void tool_progress(ChatSession& session, const std::string& call_id, double progress, std::optional<double> total,
                        const std::string& message) override;
+    void tool_task(ChatSession& session, const std::string& call_id, const std::string& task_id,
+                   const std::string& status, const std::string& message) override;
     void tool_finished(ChatSession& session, const ToolCard& card, const ToolEnding& ending) override;
     void question_opened(ChatSession& session, const Question& question) override;
     void question_closed(ChatSession& session, const std::string& id, std::string_view reason) override;
