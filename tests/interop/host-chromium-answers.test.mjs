@@ -322,7 +322,8 @@ describe('small things people notice', () => {
     await card.waitFor();
     await turnOver(page);
     assert.equal((await card.locator('.tool-name').innerText()).trim(), 'write_file');
-    assert.equal((await card.locator('.tool-server').innerText()).trim(), 'on files');
+    assert.equal((await card.locator('.tool-server').innerText()).trim(), 'files');
+    assert.match(await card.locator('header').innerText(), /files\s*›\s*write_file/);
     assert.equal(await card.getAttribute('aria-label'), 'Tool call files › write_file');
     assert.doesNotMatch(await card.locator('header').innerText(), /files__write_file/);
     await finish(page, 'host-unknown-tool-named');

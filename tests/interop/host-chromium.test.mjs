@@ -67,6 +67,11 @@ async function finish(page, name) {
 
 const markdownOf = (locator) => locator.locator('.markdown').first().innerText();
 const completedCard = (page) => page.locator('[data-testid="tool-card"][data-state="complete"]');
+/** A done card folds to its line: opened, its details (the result, the decision) can be read. */
+async function openCard(card) {
+  if (await card.getAttribute('data-expanded') !== 'true') await card.getByTestId('tool-card-toggle').click();
+  return card;
+}
 
 describe('mcpkit host in Chromium', () => {
   test('a message is answered, streamed into an assistant message, and the tokens are counted', TEST, async () => {
@@ -100,7 +105,7 @@ describe('mcpkit host in Chromium', () => {
     const card = completedCard(page);
     await card.waitFor();
     assert.equal(await card.getAttribute('data-error'), 'false');
-    const shownCard = await card.innerText();
+    const shownCard = await (await openCard(card)).innerText();
     assert.match(shownCard, /Hello, Ada!/);
     assert.match(shownCard, /Allowed once/);
     await shown(page, 'assistant-message', 'Tool everything__greet answered');
@@ -122,7 +127,7 @@ describe('mcpkit host in Chromium', () => {
       assert.equal(await card.getAttribute('data-error'), 'false', `${when}: nothing failed`);
       assert.equal(await card.evaluate((node) => node.classList.contains('is-error')), false, when);
       assert.equal((await card.locator('.tool-state').innerText()).trim(), 'not run', when);
-      assert.match(await card.innerText(), /The user declined this call/, when);
+      assert.match(await (await openCard(card)).innerText(), /The user declined this call/, when);
     };
     await check('live');
     await page.reload();
@@ -144,7 +149,7 @@ describe('mcpkit host in Chromium', () => {
     await page.getByTestId('elicitation-accept').click();
     const card = completedCard(page);
     await card.waitFor();
-    const result = await card.innerText();
+    const result = await (await openCard(card)).innerText();
     assert.match(result, /action=accept/);
     assert.match(result, /Ada Lovelace/);
     assert.match(result, /ada@example\.com/);
@@ -167,7 +172,7 @@ describe('mcpkit host in Chromium', () => {
     const card = completedCard(page);
     await card.waitFor();
     assert.equal(await card.getAttribute('data-error'), 'false');
-    assert.match(await card.innerText(), /LLM sampling result/i);
+    assert.match(await (await openCard(card)).innerText(), /LLM sampling result/i);
     assert.equal(await request.getAttribute('data-state'), 'approve');
     await turnOver(page);
     await finish(page, 'host-sampling');

@@ -3,17 +3,24 @@
 // also runs as tasks) run as tasks, their status shows on the card, Stop cancels them, their
 // questions reach the user during the task, and the model gets the task's real result.
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 
 import { hostTestBed, openPage, screenshot, send, turnOver } from './host-browser.mjs';
 import { chat, connectPage, everythingServer, writeConfig } from './host-support.mjs';
 
 const TEST = { timeout: 60000 };
+const here = path.dirname(fileURLToPath(import.meta.url));
 const bed = hostTestBed();
 let host;
 
 before(async () => {
-  const config = writeConfig(bed.work.folder, { mcpServers: { everything: everythingServer({ approval: 'auto' }) } });
+  const config = writeConfig(bed.work.folder, { mcpServers: {
+    everything: everythingServer({ approval: 'auto' }),
+    // The reference server (npm), for its structured-content tool.
+    ev: { command: process.execPath, args: [path.join(here, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')], approval: 'auto' },
+  } });
   host = await bed.host({ config });
 });
 
@@ -80,6 +87,43 @@ describe('tools that run as tasks', () => {
   });
 });
 
+describe('tool cards', () => {
+  test('a done card is one line: server › tool, the key argument, status, duration; a click opens it', TEST, async () => {
+    const view = await openPage(await bed.profile(), host.url, { servers: ['everything'] });
+    await send(view, 'call everything__echo {"text": "the quick brown fox"}');
+    await turnOver(view);
+    const card = view.getByTestId('tool-card');
+    assert.equal(await card.getAttribute('data-expanded'), 'false');
+    const line = await card.locator('header').innerText();
+    assert.match(line, /^✓\s*everything\s*›\s*echo\s*the quick brown fox\s*done\s*\d+(\.\d+)? (ms|s)$/);
+    assert.equal(await card.locator('.tool-result').isVisible(), false, 'the result is folded');
+    const box = await card.boundingBox();
+    await screenshot(view, 'host-card-collapsed');
+    await card.getByTestId('tool-card-toggle').click();
+    await card.locator('.tool-result').filter({ hasText: 'the quick brown fox' }).waitFor();
+    assert.ok((await card.boundingBox()).height > box.height, 'opened, it shows more');
+    await screenshot(view, 'host-card-expanded');
+    // What the user chose holds: a reload folds it again, a new result does not reopen it.
+    await card.getByTestId('tool-card-toggle').click();
+    assert.equal(await card.getAttribute('data-expanded'), 'false');
+    assert.deepEqual(view.errors, []);
+  });
+
+  test('structured content is shown once, not again as the text that repeats it', TEST, async () => {
+    const view = await openPage(await bed.profile(), host.url, { servers: ['ev'] });
+    await send(view, 'call ev__get-structured-content {"location": "Chicago"}');
+    await turnOver(view);
+    const card = view.getByTestId('tool-card');
+    await card.getByTestId('tool-card-toggle').click();
+    const structured = card.getByTestId('structured-content');
+    await structured.waitFor();
+    assert.equal(await structured.evaluate((node) => node.open), true, 'the data, open, since it is all there is');
+    const shown = await card.locator('.tool-result').innerText();
+    assert.equal(shown.split('Light rain / drizzle').length - 1, 1, `said once: ${shown}`);
+    assert.deepEqual(view.errors, []);
+  });
+});
+
 describe('on the page', () => {
   test('a running task shows its status on the card, then that it ran as a task', TEST, async () => {
     const view = await openPage(await bed.profile(), host.url, { servers: ['everything'] });
@@ -88,6 +132,9 @@ describe('on the page', () => {
     await task.filter({ hasText: 'Task · working' }).waitFor({ timeout: 20000 });
     await screenshot(view, 'host-task-running');
     await turnOver(view, 30000);
+    const card = view.getByTestId('tool-card');
+    assert.equal(await card.getAttribute('data-expanded'), 'false', 'done, the card folds to one line');
+    await card.getByTestId('tool-card-toggle').click();
     await task.filter({ hasText: 'Ran as a task on everything' }).waitFor();
     assert.deepEqual(view.errors, []);
   });

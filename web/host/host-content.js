@@ -110,7 +110,9 @@ export function toolResult(data, onView) {
       (() => { try { return JSON.stringify(JSON.parse(content[0].text)) === JSON.stringify(structured); } catch { return false; } })();
     if (!repeated) for (const item of content) parts.push(contentItem(item, onView));
     if (structured !== undefined) {
-      parts.push(el('details', { class: 'structured', open: true }, el('summary', { text: 'Structured content' }), jsonBlock(structured)));
+      // Beside text that says it in words, the same data as JSON is a click away, not shown twice.
+      const alone = repeated || !content.length;
+      parts.push(el('details', { class: 'structured', open: alone, testid: 'structured-content' }, el('summary', { text: 'Structured content' }), jsonBlock(structured)));
     }
     if (!content.length && structured === undefined) parts.push(el('p', { class: 'muted', text: 'No content.' }));
   }
