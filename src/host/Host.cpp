@@ -51,6 +51,7 @@ public:
             "OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI or any compatible server: llama.cpp, Ollama, vLLM). "
             "Meanwhile, call tools by hand from the server panel.";
         tools_.set_apps(&apps_);
+        tools_.keep_approvals_in(*store_);
         pages_.apps = &apps_;
     }
 

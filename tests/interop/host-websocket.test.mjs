@@ -40,7 +40,7 @@ describe('bad input on the WebSocket', () => {
       ['{"type":"message","payload":{"text":42}}', /message\.payload\.text must be a string/],
       ['{"type":"message","payload":{"text":""}}', /message\.payload\.text is empty/],
       ['{"type":"message","payload":{"text":"x","attachments":[5]}}', /attachments must hold objects/],
-      ['{"type":"approval","payload":{"callId":"c","decision":"maybe"}}', /approval\.payload\.decision must be one of "once", "always", "deny"/],
+      ['{"type":"approval","payload":{"callId":"c","decision":"maybe"}}', /approval\.payload\.decision must be one of "once", "conversation", "always", "deny"/],
       ['{"type":"call_tool","payload":{"tool":"everything__echo"}}', /call_tool\.payload\.requestId is missing/],
       ['{"type":"call_tool","payload":{"requestId":"r","tool":"x","arguments":[]}}', /call_tool\.payload\.arguments must be an object/],
       ['{"type":"elicitation","payload":{"requestId":"r","action":"accept","content":"yes"}}', /elicitation\.payload\.content must be an object/],

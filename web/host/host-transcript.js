@@ -11,7 +11,7 @@ import { renderMarkdown } from './host-markdown.js';
 
 const SAFE_URL = /^https?:\/\//i;
 
-export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer, apps }) {
+export function createTranscript({ root, jump, empty, announce, findTool, viewResource, send, focusComposer, apps, onApproved = () => {} }) {
   const messages = new Map();   // messageId → { node, body, raw }
   let stick = true;
   let autoTop = 0;              // where the page last scrolled itself to
@@ -183,28 +183,59 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     const titleId = `approval-title-${payload.callId}`;
     const buttons = [
       el('button', { type: 'button', class: 'primary', testid: 'approval-once', text: 'Allow once' }),
-      el('button', { type: 'button', testid: 'approval-always', text: 'Always allow this tool' }),
+      el('button', { type: 'button', testid: 'approval-conversation', text: 'Allow in this chat', title: 'Until this chat ends; other chats still ask' }),
+      el('button', { type: 'button', testid: 'approval-always', text: 'Always allow', title: 'In every chat, after a restart too; revoke it in the server panel' }),
       el('button', { type: 'button', class: 'danger', testid: 'approval-deny', text: 'Deny' }),
     ];
+    // The arguments, editable before allowing (as VS Code does): the call runs with the edited
+    // ones, and the model is told they changed.
+    const editor = el('textarea', { class: 'approval-arguments', testid: 'approval-arguments', rows: 4, spellcheck: 'false',
+      'aria-label': 'Arguments to run the tool with (JSON)', value: JSON.stringify(payload.arguments ?? {}, null, 2) });
+    const editorError = el('p', { class: 'error-text small', testid: 'approval-arguments-error', role: 'alert', hidden: true });
+    const edit = el('details', { class: 'approval-edit', testid: 'approval-edit' },
+      el('summary', { text: 'Edit the arguments' }), editor, editorError);
+    const edited = () => {
+      if (!edit.open) return { ok: true };
+      try {
+        const value = JSON.parse(editor.value);
+        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the arguments must be a JSON object');
+        return { ok: true, value };
+      } catch (error) {
+        return { ok: false, message: error.message };
+      }
+    };
+    editor.addEventListener('input', () => {
+      const check = edited();
+      editorError.hidden = check.ok;
+      editorError.textContent = check.ok ? '' : `Not valid: ${check.message}`;
+      for (const button of buttons.slice(0, 3)) button.disabled = !check.ok;
+    });
     const dialog = el('div', { class: 'approval', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': titleId, tabindex: '-1' },
       el('p', { id: titleId, class: 'approval-title' }, 'Allow ', el('strong', { text: entry.server || payload.server || 'the server' }),
         ' to run ', el('code', { text: findTool(entry.tool)?.tool.name || toolParts(entry.tool).tool }), '?'),
       Array.isArray(payload.changed) && payload.changed.length
         ? el('p', { class: 'approval-changed', testid: 'approval-changed',
-          text: `You allowed this tool always, but its server has changed it since (${payload.changed.join(', ')}). Check it again.` })
+          text: `You allowed this tool without asking, but its server has changed it since (${payload.changed.join(', ')}). Check it again.` })
         : null,
       Array.isArray(payload.changed) && payload.changed.includes('description') && typeof payload.previousDescription === 'string'
         ? el('p', { class: 'muted approval-previous' }, 'It used to say: ', el('q', { text: payload.previousDescription })) : null,
       payload.description ? el('p', { class: 'muted approval-description', text: payload.description }) : null,
+      edit,
       el('div', { class: 'buttons' }, buttons));
-    const decisions = ['once', 'always', 'deny'];
+    const decisions = ['once', 'conversation', 'always', 'deny'];
     buttons.forEach((button, i) => button.addEventListener('click', () => {
-      send('approval', { callId: payload.callId, decision: decisions[i] });
-      const text = { once: 'Allowed once', always: 'Always allowed', deny: 'Denied' }[decisions[i]];
+      const check = edited();
+      if (!check.ok) return;
+      const answer = { callId: payload.callId, decision: decisions[i] };
+      if (check.value && decisions[i] !== 'deny') answer.arguments = check.value;
+      send('approval', answer);
+      if (answer.arguments) setArguments(entry, answer.arguments);  // what runs, on the card too
+      const text = { once: 'Allowed once', conversation: 'Allowed in this chat', always: 'Always allowed', deny: 'Denied' }[decisions[i]];
       answered(dialog);
-      dialog.replaceWith(el('p', { class: `approval-answer decision-${decisions[i]}`, text }));
+      dialog.replaceWith(el('p', { class: `approval-answer decision-${decisions[i]}`, text: answer.arguments ? `${text}, with the arguments edited` : text }));
       entry.approval = null;
       if (entry.node.dataset.state === 'approval') setState(entry, 'processing');
+      onApproved();
     }));
     entry.approval?.remove();
     entry.approval = dialog;

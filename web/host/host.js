@@ -2,6 +2,7 @@
 // this module connects and reconnects, dispatches the host's frames to the transcript, the server
 // panel and the header, and sends the user's messages and answers.
 
+import { createApprovalList } from './host-approvals.js';
 import { createApps } from './host-apps.js';
 import { copyText, el, formatCount, freshId } from './host-dom.js';
 import { createComposer } from './host-composer.js';
@@ -172,6 +173,7 @@ const transcript = createTranscript({
   send,
   focusComposer: () => composer.focus(),
   apps,
+  onApproved: () => approvals.refresh(),
 });
 
 const panel = createServerPanel({
@@ -275,8 +277,10 @@ const HANDLERS = {
     transcript.showHistory(payload.messages);
     composer.flush();
     if (chatsShown()) chats.refresh();
+    approvals.refresh();  // this chat's, and the host's
   },
   conversations: answer,
+  approvals: answer,
   conversation(payload) {
     chats.changed(payload);
     if (payload.deleted && payload.sessionId === sessionId) {
@@ -369,6 +373,8 @@ const HANDLERS = {
 };
 
 // ----------------------------------------------------------------------------------- chrome
+
+const approvals = createApprovalList({ root: $('approvals'), request, toast });
 
 // ----------------------------------------------------------------------------------- chats
 

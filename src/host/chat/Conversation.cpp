@@ -433,6 +433,9 @@ asio::awaitable<void> Conversation::run_tool_call(std::shared_ptr<ChatSession> s
     result.tool_name = call.name;
     // A long result reaches the model as a preview; the page and read_tool_result have it whole.
     result.content = text_for_model(tool_result_text(run.outcome.result), call.id, result.cut);
+    if (run.edited_arguments)
+        result.content = "(The user changed the arguments before allowing the call; it ran with " +
+                         json::serialize(*run.edited_arguments) + ".)\n" + result.content;
     result.data = std::move(run.outcome.result);
     result.is_error = run.outcome.is_error;
     result.refused = run.outcome.refused;

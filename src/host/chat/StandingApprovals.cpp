@@ -19,8 +19,15 @@ std::string StandingApprovals::fingerprint(const std::string& server, const mcp:
     return json::serialize(definition);
 }
 
-void StandingApprovals::allow(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool) {
-    allowed_[qualified_name] = Allowed{fingerprint(server, tool), tool};
+void StandingApprovals::allow(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool,
+                              std::int64_t since) {
+    allowed_[qualified_name] = Allowed{fingerprint(server, tool), tool, server, since};
+}
+
+std::vector<StandingApproval> StandingApprovals::list() const {
+    std::vector<StandingApproval> list;
+    for (const auto& [name, allowed] : allowed_) list.push_back({name, allowed.server, allowed.tool.name, allowed.since});
+    return list;
 }
 
 bool StandingApprovals::allows(const std::string& qualified_name, const std::string& server,

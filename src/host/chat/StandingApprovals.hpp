@@ -1,20 +1,35 @@
 #pragma once
-// "Always allow" for one conversation, bound to the tool the user saw when they said it. A server
-// may redefine a tool at any time (a new description telling the model to exfiltrate, a new
-// argument): the approval then no longer holds, and the user is asked again and shown what changed.
+// Tools the user allowed without asking, bound to the tool as the user saw it when they said so:
+// one set per conversation ("allow in this chat") and one for the host ("always", kept in the
+// store across restarts). A server may redefine a tool at any time (a new description telling the
+// model to exfiltrate, a new argument): the approval then no longer holds, and the user is asked
+// again and shown what changed.
 
 #include <mcp/protocol/Tool.hpp>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace mcpkit::host {
 
+/// One standing approval, as the page's list shows it.
+struct StandingApproval {
+    std::string qualified_name;
+    std::string server;
+    std::string tool;  ///< the tool's own name on its server
+    std::int64_t since = 0;
+};
+
 class StandingApprovals {
 public:
     /// Remembers that `qualified_name` (of `server`, defined as `tool`) may run without asking.
-    void allow(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool);
+    void allow(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool,
+               std::int64_t since = 0);
+    /// Forgets it; whether there was one.
+    bool revoke(const std::string& qualified_name) { return allowed_.erase(qualified_name) > 0; }
+    std::vector<StandingApproval> list() const;
     /// Whether the user allowed this very definition always.
     bool allows(const std::string& qualified_name, const std::string& server, const mcp::Tool& tool) const;
     /// What differs from the definition the user allowed ("description", "input schema",
@@ -28,6 +43,8 @@ private:
     struct Allowed {
         std::string fingerprint;
         mcp::Tool tool;
+        std::string server;
+        std::int64_t since = 0;
     };
     static std::string fingerprint(const std::string& server, const mcp::Tool& tool);
     std::map<std::string, Allowed> allowed_;

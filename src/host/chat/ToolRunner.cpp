@@ -58,8 +58,9 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
         run.refusal = "Your arguments for " + call.name + " could not be read: " + call.arguments_error;
     } else if (tool && caller != ToolCaller::hand) {
         // The user calling by hand has just said what to run; the model and a view are asked for.
-        asked = tool->needs_approval && !session->always_allowed.allows(call.name, tool->server, tool->tool);
-        bool allowed = co_await approved(*session, call, *tool, run.refusal);
+        asked = tool->needs_approval && !session->always_allowed.allows(call.name, tool->server, tool->tool) &&
+                !always_.allows(call.name, tool->server, tool->tool);
+        bool allowed = co_await approved(*session, call, *tool, run.refusal, run.edited_arguments);
         if (!allowed && run.refusal.empty()) run.refusal = "The user declined this call.";
     }
     if (run.refusal.empty()) {
@@ -84,6 +85,7 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
             };
         }
         json::object arguments = call.arguments;  // named: g++ 12 mishandles temporaries inside co_await
+        if (run.edited_arguments) arguments = *run.edited_arguments;
         run.outcome = co_await coordinator_.call_tool(call.name, std::move(arguments), std::move(options));
     } else {
         run.outcome = ToolOutcome::refusal(run.refusal);
@@ -108,13 +110,16 @@ asio::awaitable<ToolRunResult> ToolRunner::run(std::shared_ptr<ChatSession> sess
 }
 
 asio::awaitable<bool> ToolRunner::approved(ChatSession& session, const ToolCall& call, const RegisteredTool& tool,
-                                           std::string& refusal) {
-    if (!tool.needs_approval || session.always_allowed.allows(call.name, tool.server, tool.tool)) co_return true;
+                                           std::string& refusal, std::optional<json::object>& edited) {
+    if (!tool.needs_approval || session.always_allowed.allows(call.name, tool.server, tool.tool) ||
+        always_.allows(call.name, tool.server, tool.tool))
+        co_return true;
     ApprovalQuestion question{call.id, call.name, tool.server, call.arguments, tool.tool.description, {}, {}};
-    // Allowed always once, then redefined by its server: the user decides again, knowing what changed.
-    if (auto changed = session.always_allowed.changes(call.name, tool.tool); !changed.empty()) {
+    // Allowed once for good, then redefined by its server: the user decides again, knowing what changed.
+    const StandingApprovals& before = always_.changes(call.name, tool.tool).empty() ? session.always_allowed : always_;
+    if (auto changed = before.changes(call.name, tool.tool); !changed.empty()) {
         question.changed = std::move(changed);
-        question.previous_description = session.always_allowed.allowed_description(call.name);
+        question.previous_description = before.allowed_description(call.name);
     }
     auto answer = co_await ask_user(session, events_, std::move(question), approval_timeout_);
     if (!answer) {
@@ -123,10 +128,59 @@ asio::awaitable<bool> ToolRunner::approved(ChatSession& session, const ToolCall&
         co_return false;
     }
     std::string decision = mcp::json_fields::text(*answer, "decision");
-    if (decision == "always") session.always_allowed.allow(call.name, tool.server, tool.tool);
-    if (decision == "once" || decision == "always") co_return true;
-    refusal = "The user declined this call.";
-    co_return false;
+    if (decision == "deny") {
+        refusal = "The user declined this call.";
+        co_return false;
+    }
+    if (auto* arguments = answer->if_contains("arguments"); arguments && arguments->is_object() &&
+                                                            arguments->get_object() != call.arguments)
+        edited = arguments->get_object();
+    std::int64_t now = now_milliseconds();
+    if (decision == "conversation") session.always_allowed.allow(call.name, tool.server, tool.tool, now);
+    if (decision == "always") {
+        always_.allow(call.name, tool.server, tool.tool, now);
+        if (store_) {
+            try {
+                store_->keep_approval({call.name, tool.server, tool.tool.to_json(), now});
+            } catch (const std::exception& e) {
+                // Allowed for as long as this host runs; the store says why not longer.
+                log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
+            }
+        }
+    }
+    if (log_.enabled(LogLevel::info))
+        log_.info("MCP", "tool_call_approved", {{"sessionId", session.id()}, {"tool", call.name}, {"scope", decision},
+                                                {"argumentsEdited", edited.has_value()}});
+    co_return true;
+}
+
+void ToolRunner::keep_approvals_in(ChatStore& store) {
+    store_ = &store;
+    try {
+        for (const auto& kept : store.approvals()) {
+            try {
+                always_.allow(kept.qualified_name, kept.server, mcp::Tool::from_json(kept.tool), kept.since);
+            } catch (const std::exception&) {
+                // A damaged entry: that tool is asked about again.
+            }
+        }
+    } catch (const std::exception& e) {
+        log_.error("Session", "store_failed", {{"error", std::string("reading the approvals: ") + e.what()}});
+    }
+}
+
+std::vector<ListedApproval> ToolRunner::standing_approvals(const ChatSession& session) const {
+    std::vector<ListedApproval> list;
+    for (auto& approval : session.always_allowed.list()) list.push_back({std::move(approval), ApprovalScope::conversation});
+    for (auto& approval : always_.list()) list.push_back({std::move(approval), ApprovalScope::always});
+    return list;
+}
+
+bool ToolRunner::revoke(ChatSession& session, const std::string& qualified_name, ApprovalScope scope) {
+    if (scope == ApprovalScope::conversation) return session.always_allowed.revoke(qualified_name);
+    bool had = always_.revoke(qualified_name);
+    if (store_) store_->forget_approval(qualified_name);  // a failure is the page's to hear
+    return had;
 }
 
 }  // namespace mcpkit::host

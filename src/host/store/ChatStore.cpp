@@ -117,6 +117,13 @@ public:
         if (auto it = sessions_.find(id); it != sessions_.end()) it->second.title = title;
     }
     void remove(const std::string& id) override { sessions_.erase(id); }
+    std::vector<StoredApproval> approvals() override {
+        std::vector<StoredApproval> list;
+        for (const auto& [name, approval] : approvals_) list.push_back(approval);
+        return list;
+    }
+    void keep_approval(const StoredApproval& approval) override { approvals_[approval.qualified_name] = approval; }
+    void forget_approval(const std::string& qualified_name) override { approvals_.erase(qualified_name); }
     std::size_t remove_inactive(std::int64_t before) override {
         return std::erase_if(sessions_, [&](const auto& entry) { return entry.second.stored.last_active < before; });
     }
@@ -129,6 +136,7 @@ private:
         std::int64_t updated_at = 0;
     };
     std::map<std::string, Kept> sessions_;
+    std::map<std::string, StoredApproval> approvals_;
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include "host/history/ChatMessage.hpp"
 #include "host/history/TokenUsage.hpp"
 
+#include <boost/json/object.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -58,6 +60,14 @@ struct ConversationPage {
     std::string next;
 };
 
+/// A tool the user allowed always (in every conversation, across restarts), as it was defined then.
+struct StoredApproval {
+    std::string qualified_name;
+    std::string server;
+    boost::json::object tool;  ///< mcp::Tool as JSON
+    std::int64_t since = 0;
+};
+
 class ChatStore {
 public:
     virtual ~ChatStore() = default;
@@ -82,6 +92,10 @@ public:
     virtual void rename(const std::string& id, const std::string& title) = 0;
     /// Forgets a conversation: the session and its messages.
     virtual void remove(const std::string& id) = 0;
+    /// The tools allowed always; keep_approval replaces one of the same name.
+    virtual std::vector<StoredApproval> approvals() = 0;
+    virtual void keep_approval(const StoredApproval& approval) = 0;
+    virtual void forget_approval(const std::string& qualified_name) = 0;
     /// Removes sessions inactive since `before`; returns how many.
     virtual std::size_t remove_inactive(std::int64_t before) = 0;
     /// "sqlite:PATH", "redis://HOST:PORT": for /health.

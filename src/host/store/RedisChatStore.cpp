@@ -18,6 +18,8 @@ namespace {
 
 constexpr std::string_view idle_expiry_seconds = "2592000";
 constexpr std::string_view conversations_key = "mcpkit:host:conversations";
+/// Tools allowed always: a hash, the qualified name to {server, tool, since}. It does not expire.
+constexpr std::string_view approvals_key = "mcpkit:host:approvals";
 /// A search reads every conversation's messages: one request reads this many at most, and the
 /// page's `next` goes on from there.
 constexpr std::size_t searched_per_page = 500;
@@ -108,6 +110,33 @@ public:
             }
             if (batch.size() < 200) return page;
         }
+    }
+
+    std::vector<StoredApproval> approvals() override {
+        std::vector<StoredApproval> list;
+        auto fields = redis_.run({"HGETALL", approvals_key});
+        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+            boost::system::error_code ec;
+            json::value entry = json::parse(fields[i + 1].text(), ec);
+            if (ec || !entry.is_object()) continue;
+            const auto& object = entry.get_object();
+            auto* tool = object.if_contains("tool");
+            auto* server = object.if_contains("server");
+            auto* since = object.if_contains("since");
+            if (!tool || !tool->is_object() || !server || !server->is_string()) continue;
+            list.push_back({std::string(fields[i].text()), std::string(server->get_string()), tool->get_object(),
+                            since && since->is_int64() ? since->get_int64() : 0});
+        }
+        return list;
+    }
+
+    void keep_approval(const StoredApproval& approval) override {
+        json::object entry{{"server", approval.server}, {"tool", approval.tool}, {"since", approval.since}};
+        redis_.run({"HSET", approvals_key, approval.qualified_name, json::serialize(entry)});
+    }
+
+    void forget_approval(const std::string& qualified_name) override {
+        redis_.run({"HDEL", approvals_key, qualified_name});
     }
 
     void rename(const std::string& id, const std::string& title) override {

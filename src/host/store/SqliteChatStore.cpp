@@ -39,7 +39,9 @@ public:
              "last_active INTEGER NOT NULL, usage TEXT NOT NULL DEFAULT '{}');"
              "CREATE TABLE IF NOT EXISTS host_messages (session_id TEXT NOT NULL REFERENCES host_sessions(id) "
              "ON DELETE CASCADE, seq INTEGER PRIMARY KEY AUTOINCREMENT, message TEXT NOT NULL);"
-             "CREATE INDEX IF NOT EXISTS host_messages_by_session ON host_messages(session_id, seq);");
+             "CREATE INDEX IF NOT EXISTS host_messages_by_session ON host_messages(session_id, seq);"
+             "CREATE TABLE IF NOT EXISTS host_approvals (qualified_name TEXT PRIMARY KEY, server TEXT NOT NULL, "
+             "tool TEXT NOT NULL, since INTEGER NOT NULL);");
         add_conversation_columns();
     }
     ~SqliteChatStore() override { sqlite3_close(database_); }
@@ -125,6 +127,32 @@ public:
             page.items.push_back({select.text(0), select.text(1), select.integer(2)});
         }
         return page;
+    }
+
+    std::vector<StoredApproval> approvals() override {
+        std::vector<StoredApproval> list;
+        Statement select(database_, "SELECT qualified_name, server, tool, since FROM host_approvals ORDER BY qualified_name");
+        while (select.step()) {
+            boost::system::error_code ec;
+            json::value tool = json::parse(select.text(2), ec);
+            if (ec || !tool.is_object()) continue;  // damaged: that approval is asked again
+            list.push_back({select.text(0), select.text(1), std::move(tool.get_object()), select.integer(3)});
+        }
+        return list;
+    }
+
+    void keep_approval(const StoredApproval& approval) override {
+        Statement upsert(database_, "INSERT OR REPLACE INTO host_approvals (qualified_name, server, tool, since) "
+                                    "VALUES (?, ?, ?, ?)");
+        upsert.bind(1, approval.qualified_name).bind(2, approval.server).bind(3, json::serialize(approval.tool));
+        upsert.bind(4, approval.since);
+        upsert.step();
+    }
+
+    void forget_approval(const std::string& qualified_name) override {
+        Statement remove(database_, "DELETE FROM host_approvals WHERE qualified_name = ?");
+        remove.bind(1, qualified_name);
+        remove.step();
     }
 
     void rename(const std::string& id, const std::string& title) override {

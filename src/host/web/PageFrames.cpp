@@ -196,6 +196,17 @@ Frame PageFrames::conversation_deleted(const std::string& session_id) {
     return FrameText("conversation").text("sessionId", session_id).flag("deleted", true).finish();
 }
 
+Frame PageFrames::approvals(const std::string& request_id, const std::vector<ListedApproval>& approvals) {
+    json::array items;
+    for (const auto& [approval, scope] : approvals)
+        items.push_back(json::object{{"tool", approval.qualified_name},
+                                     {"server", approval.server},
+                                     {"name", approval.tool},
+                                     {"scope", scope == ApprovalScope::always ? "always" : "conversation"},
+                                     {"since", approval.since}});
+    return FrameText("approvals").text("requestId", request_id).json("items", items).finish();
+}
+
 Frame PageFrames::conversations(const std::string& request_id, const ConversationPage& page) {
     json::array items;
     items.reserve(page.items.size());

@@ -81,6 +81,8 @@ public:
                               const boost::json::object& error);
     /// The provider's models for the picker, or why there is no list (`error` not empty).
     static Frame models(const std::string& request_id, const std::vector<ModelChoice>& models, const std::string& error);
+    /// The standing approvals of the page's conversation and of the host.
+    static Frame approvals(const std::string& request_id, const std::vector<ListedApproval>& approvals);
     /// A page of the list of conversations.
     static Frame conversations(const std::string& request_id, const ConversationPage& page);
     static Frame error(const std::string& message, const std::string& request_id = {});

@@ -213,7 +213,8 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
     } else if (type == "stop") {
         conversation_.stop(*session);
     } else if (type == "approval") {
-        fields.one_of("decision", {"once", "always", "deny"});
+        fields.one_of("decision", {"once", "conversation", "always", "deny"});
+        fields.object("arguments");  // the arguments as the user edited them: an object, when given
         answer_question(client, *session, "callId", payload);
     } else if (type == "elicitation") {
         fields.one_of("action", {"accept", "decline", "cancel"});
@@ -261,6 +262,16 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         const std::string& default_model = model->settings().model;
         session->model = name == default_model ? std::string() : name;
         session->broadcast(PageFrames::model(name.empty() ? default_model : name, default_model));
+    } else if (type == "list_approvals") {
+        client->send(PageFrames::approvals(fields.text("requestId"), tools_.standing_approvals(*session)));
+    } else if (type == "revoke_approval") {
+        std::string request_id = fields.text("requestId");
+        std::string scope = fields.one_of("scope", {"conversation", "always"});
+        std::string tool = fields.text("tool");
+        if (!tools_.revoke(*session, tool, scope == "always" ? ApprovalScope::always : ApprovalScope::conversation))
+            fields.fail("tool", "names no tool allowed " + std::string(scope == "always" ? "always" : "in this chat"));
+        log_.info("MCP", "approval_revoked", {{"sessionId", session->id()}, {"tool", tool}, {"scope", scope}});
+        client->send(PageFrames::approvals(request_id, tools_.standing_approvals(*session)));
     } else if (type == "list_conversations") {
         list_conversations(*client, fields.text("requestId"), fields.text("search", false), fields.text("after", false));
     } else if (type == "rename_conversation") {
@@ -275,7 +286,8 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         throw std::invalid_argument("unknown frame type \"" + type +
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
                                     "get_prompt, read_resource, app_request, list_models, set_model, open_conversation, "
-                                    "list_conversations, rename_conversation, delete_conversation or clear");
+                                    "list_conversations, rename_conversation, delete_conversation, list_approvals, "
+                                    "revoke_approval or clear");
     }
 }
 
