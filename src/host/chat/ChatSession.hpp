@@ -93,7 +93,9 @@ public:
     // The turn in progress.
     bool turn_running = false;
     std::string turn_id;
-    std::optional<AnswerInProgress> answer;
+    /// Only while an answer is being written (an idle session holds a null pointer: 10,000 of
+    /// them would otherwise carry 1.5 MB of empty strings).
+    std::unique_ptr<AnswerInProgress> answer;
     /// Made when first needed: an idle session holds a null pointer.
     std::unique_ptr<ToolChoice> tool_choice;
     /// A new stop switch for a new turn (made only then: an idle page's session holds none).

@@ -317,7 +317,8 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
         }
         for (int step = 0; model_ && step < settings_.max_steps; ++step) {
             // The answer's author is the model asked, whatever the page picks meanwhile.
-            session->answer = AnswerInProgress{new_id("msg"), session->model, {}, {}, now_milliseconds(), 0};
+            session->answer = std::make_unique<AnswerInProgress>(
+                AnswerInProgress{new_id("msg"), session->model, {}, {}, now_milliseconds(), 0});
             std::optional<ModelError> failure;
             ModelReply reply;
             try {
