@@ -198,6 +198,48 @@ describe('the list of chats', () => {
   });
 });
 
+describe('edits and answers asked again', () => {
+  test('Up edits the last message, Regenerate asks again, and every version can be brought back', TEST, async () => {
+    const host = await newHost();
+    const page = await openPage(await profile(), host.url);
+    await send(page, 'echo first try');
+    await turnOver(page);
+    await page.getByTestId('message-input').press('ArrowUp');
+    const box = page.getByTestId('edit-box');
+    await box.waitFor();
+    assert.equal(await box.inputValue(), 'echo first try');
+    await box.fill('echo second try');
+    await box.press('Enter');
+    await shown(page, 'assistant-message', 'second try');
+    await turnOver(page);
+    assert.deepEqual(await page.getByTestId('user-message').locator('.bubble-text').allInnerTexts(), ['echo second try']);
+    assert.equal(await page.getByTestId('assistant-message').count(), 1, 'the first answer went with its message');
+    const asked = bed.llm.requests.filter((request) => request.method === 'POST').at(-1).body.messages;
+    assert.deepEqual(asked.filter((message) => message.role === 'user').map((message) => message.content), ['echo second try'],
+      'the model sees the edited message, not the earlier version');
+    const userVersions = page.getByTestId('user-message').getByTestId('version-count');
+    assert.equal(await userVersions.innerText(), '2 / 2');
+
+    await page.getByTestId('user-message').getByTestId('version-previous').click();
+    await shown(page, 'assistant-message', 'first try');
+    assert.equal(await userVersions.innerText(), '1 / 2');
+    await page.getByTestId('user-message').getByTestId('version-next').click();
+    await shown(page, 'assistant-message', 'second try');
+
+    await page.getByTestId('assistant-message').hover();
+    await page.getByTestId('regenerate').click();
+    const answerVersions = page.getByTestId('assistant-message').getByTestId('version-count');
+    await answerVersions.filter({ hasText: '2 / 2' }).waitFor();
+    await turnOver(page);
+    await screenshot(page, 'host-versions');
+    await page.reload();
+    await connected(page);
+    await answerVersions.filter({ hasText: '2 / 2' }).waitFor();
+    assert.equal(await userVersions.innerText(), '2 / 2', 'kept across a reload');
+    assert.deepEqual(page.errors, []);
+  });
+});
+
 describe('the frames and the export, checked', () => {
   test('wrong fields are named; the export needs the token and a known chat', TEST, async () => {
     const host = await newHost();
@@ -209,6 +251,11 @@ describe('the frames and the export, checked', () => {
       ['rename_conversation', { sessionId: 42, title: 'x' }, 'rename_conversation.payload.sessionId must be a string'],
       ['open_conversation', { sessionId: 'session-that-never-was' }, 'open_conversation.payload.sessionId names no conversation'],
       ['delete_conversation', {}, 'delete_conversation.payload.sessionId is missing'],
+      ['edit_message', { messageId: 'nope', text: 'x' }, 'edit_message.payload.messageId names none of your messages'],
+      ['edit_message', { messageId: 'nope', text: '  ' }, 'edit_message.payload.text is empty'],
+      ['regenerate', { messageId: 'nope' }, 'regenerate.payload.messageId names no answer'],
+      ['show_version', { messageId: 'nope', version: -1 }, 'show_version.payload.version must be a whole number'],
+      ['show_version', { messageId: 'nope', version: 1 }, 'show_version.payload names no such version'],
     ];
     for (const [type, payload, message] of problems) {
       const from = socket.frames.length;

@@ -8,7 +8,7 @@ import { el, freshId } from './host-dom.js';
 import { schemaFields } from './host-forms.js';
 
 export function createComposer({ form, input, sendButton, stopButton, menu, promptArea, attachmentArea, queueArea,
-  prompts, canSend, send, onStop, onDetach }) {
+  prompts, canSend, send, onStop, onDetach, onEditLast = () => false }) {
   const queue = [];
   let chosen = null;           // { server, prompt, fields }
   let matches = [];
@@ -170,6 +170,8 @@ export function createComposer({ form, input, sendButton, stopButton, menu, prom
       }
     }
     if (event.key === 'Escape' && !menu.hidden) { event.preventDefault(); closeMenu(); return; }
+    // Up in an empty box edits the last message sent, as in Slack and ChatGPT.
+    if (event.key === 'ArrowUp' && !input.value && !chosen && !event.shiftKey && onEditLast()) { event.preventDefault(); return; }
     if (event.key === 'Backspace' && chosen && input.selectionStart === 0 && input.selectionEnd === 0) { dropPrompt(); return; }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();

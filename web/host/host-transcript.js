@@ -4,6 +4,7 @@
 
 import { createAnswers, modelLabel } from './host-answers.js';
 import { createCards } from './host-cards.js';
+import { editInPlace, versionSwitch } from './host-versions.js';
 import { copyText, el, formatTime, prettyJson, toolParts } from './host-dom.js';
 import { samplingMessages, textOf } from './host-content.js';
 import { schemaFields } from './host-forms.js';
@@ -72,11 +73,13 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     else requestAnimationFrame(flush);
   }
 
-  function assistantMessage(id, raw = '', createdAt, model = '') {
+  function assistantMessage(id, raw = '', createdAt, model = '', versions = null) {
     const body = el('div', { class: 'markdown', 'aria-live': 'polite', 'aria-busy': 'false' });
-    const copy = el('button', { type: 'button', class: 'small-button copy-message', text: 'Copy', 'aria-label': 'Copy the answer as markdown' });
+    const copy = el('button', { type: 'button', class: 'small-button copy-message', testid: 'copy-answer', text: 'Copy', 'aria-label': 'Copy the answer as markdown' });
+    const again = el('button', { type: 'button', class: 'small-button', testid: 'regenerate', text: 'Regenerate',
+      title: 'Ask for this answer again; this one is kept as an earlier version', onclick: () => send('regenerate', { messageId: node.dataset.messageId }) });
     const node = el('article', { class: 'msg assistant', testid: 'assistant-message', dataset: { messageId: id }, 'aria-label': 'Assistant', title: formatTime(createdAt) || null },
-      body, modelLabel(model), el('div', { class: 'msg-actions' }, copy));
+      body, modelLabel(model), el('div', { class: 'msg-actions' }, copy, again, versionSwitch(versions, send)));
     const message = { node, body, raw };
     copy.addEventListener('click', async () => {
       await copyText(message.raw);
@@ -142,7 +145,19 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     bubble.querySelector('.bubble')?.append(contextNote(context));
   }
 
-  function addUser({ text, attachments, prompt, context, createdAt, id }) {
+  /** Opens the editor on the user's message `node` (its id known once the host recorded it). */
+  function edit(node) {
+    const text = node?.querySelector('.bubble-text')?.textContent ?? '';
+    if (!node?.dataset.messageId || !text) return false;
+    editInPlace(node, text, (value) => send('edit_message', { messageId: node.dataset.messageId, text: value }));
+    return true;
+  }
+
+  function addUser({ text, attachments, prompt, context, createdAt, id, versions = null }) {
+    const actions = el('div', { class: 'msg-actions' },
+      text ? el('button', { type: 'button', class: 'small-button', testid: 'edit-message', text: 'Edit',
+        title: 'Change this message; what followed it is kept as an earlier version', onclick: (event) => edit(event.target.closest('.msg')) }) : null,
+      versionSwitch(versions, send));
     return add(el('article', { class: 'msg user', testid: 'user-message', dataset: { messageId: id || '' }, 'aria-label': 'You', title: formatTime(createdAt) || null },
       el('div', { class: 'bubble' },
         prompt ? el('div', { class: 'bubble-meta' }, el('span', { class: 'badge badge-prompt', text: 'prompt' }),
@@ -151,7 +166,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
         text ? el('div', { class: 'bubble-text', text }) : null,
         attachments?.length ? el('div', { class: 'bubble-meta' }, attachments.map((item) =>
           el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null,
-        context ? contextNote(context) : null)));
+        context ? contextNote(context) : null), actions));
   }
 
   /** A recorded user message (from the history, or another tab's turn), shown once. */
@@ -160,6 +175,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     const shown = message.id && [...root.querySelectorAll('[data-testid="user-message"]')].some((node) => node.dataset.messageId === message.id);
     return shown ? null : addUser({
       text: textOf(message.content), context: typeof message.context === 'string' ? message.context : '', createdAt: message.createdAt, id: message.id,
+      versions: message,
     });
   }
 
@@ -365,7 +381,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
         const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';
         // A failure record has neither: its error box alone shows, no empty bubble.
         if (text.trim() || reasoning.trim()) {
-          const shown = assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt, message.model);
+          const shown = assistantMessage(message.id || `history-${messages.size}`, text, message.createdAt, message.model, message);
           if (reasoning.trim()) answers.addReasoning(shown, reasoning, true);
         }
         for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : []) {
@@ -417,6 +433,8 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
   }
 
   return {
+    /** Up in an empty box: the last message the user sent, to edit. */
+    editLast: () => edit([...root.querySelectorAll('[data-testid="user-message"]')].at(-1)),
     reset, showHistory, appendText, appendReasoning, endStreams, addUser, userMessage, showContext, status, progress, task, approvalRequest, questionClosed,
     elicitation, sampling, auth, notice, turnEnded,
     retrying: (payload) => { answers.retrying(payload, messages); changed(); },

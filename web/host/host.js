@@ -191,6 +191,7 @@ const composer = createComposer({
   send: sendUserMessage,
   onStop: () => send('stop', {}),
   onDetach: (server, uri) => panel.detach(server, uri),
+  onEditLast: () => !runningTurn && transcript.editLast(),
 });
 
 const picker = createModelPicker({

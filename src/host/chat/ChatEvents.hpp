@@ -97,6 +97,9 @@ public:
     virtual ~ChatEvents() = default;
 
     virtual void turn(ChatSession& session, TurnState state, const std::string& turn_id, const TurnEnd& end) = 0;
+    /// The history changed other than by a message added (an edit, an answer asked again, an
+    /// earlier version brought back): pages show it anew.
+    virtual void history_changed(ChatSession& session) = 0;
     /// The user's message of a turn, as recorded (other tabs show it).
     virtual void user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) = 0;
     /// A piece of the answer `message_id`, as it arrives.

@@ -5,6 +5,7 @@
 // is web/PageFrames' business: here they are only where frames go.
 
 #include "host/chat/ChatEvents.hpp"
+#include "host/chat/MessageVersions.hpp"
 #include "host/chat/PendingAnswers.hpp"
 #include "host/chat/StandingApprovals.hpp"
 #include "host/chat/ViewContext.hpp"
@@ -98,6 +99,13 @@ public:
     std::unique_ptr<AnswerInProgress> answer;
     /// Made when first needed: an idle session holds a null pointer.
     std::unique_ptr<ToolChoice> tool_choice;
+    /// An edit or an answer asked again cut the history: the versions the first message recorded
+    /// after the cut carries (chat/MessageVersions), and where the cut stretch stood among them.
+    struct CarriedVersions {
+        StretchVersions versions;
+        std::size_t at = 0;
+    };
+    std::unique_ptr<CarriedVersions> carried_versions;
     /// A new stop switch for a new turn (made only then: an idle page's session holds none).
     void arm_stop() { stop_.emplace(); }
     void request_stop(const std::string& reason) {

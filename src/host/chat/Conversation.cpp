@@ -36,6 +36,11 @@ Conversation::Conversation(McpCoordinator& coordinator, LanguageModel* model, Ch
 
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
+    // The first message after an edit's or a new answer's cut carries the versions it replaced.
+    if (session.carried_versions) {
+        carry_versions(message, std::move(session.carried_versions->versions));
+        session.carried_versions.reset();
+    }
     try {
         if (!session.in_store) {
             store_.touch(session.id(), session.created_at, message.created_at);
@@ -133,83 +138,6 @@ void Conversation::finish_answer(ChatSession& session) {
     }
 }
 
-std::int64_t Conversation::declared_tokens(const std::vector<ToolDeclaration>& tools) {
-    std::int64_t tokens = 0;
-    for (const auto& tool : tools)
-        tokens += estimate_tokens(tool.name) + estimate_tokens(tool.description) +
-                  estimate_tokens(json::serialize(tool.input_schema));
-    return tokens;
-}
-
-ToolList Conversation::choose_tools(ChatSession& session) {
-    ToolList all = coordinator_.tools_for_model();
-    if (all != all_tools_) {
-        all_tools_ = all;
-        all_tool_tokens_ = declared_tokens(*all);
-    }
-    // Past 64 tools, or a tenth of the window, a model chooses worse and the request grows
-    // (VS Code and Claude Code switch to a tool search there too).
-    bool too_many = all->size() > max_offered_tools || all_tool_tokens_ > model_->settings().context_tokens / 10;
-    bool with_reader = std::any_of(session.history.begin(), session.history.end(),
-                                   [](const ChatMessage& message) { return message.cut; });
-    if (!too_many && !with_reader) return all;
-    if (!session.tool_choice) session.tool_choice = std::make_unique<ToolChoice>();
-    ToolChoice& choice = *session.tool_choice;
-    std::vector<std::string> wanted;
-    if (too_many) {
-        // What the model found last, then what the conversation used (its own recent needs).
-        wanted = choice.found;
-        for (auto& name : recently_used_tools(session.history)) wanted.push_back(std::move(name));
-    }
-    if (choice.offered && choice.built_from == all && choice.wanted == wanted && choice.with_reader == with_reader)
-        return choice.offered;
-    choice.offered = std::make_shared<const std::vector<ToolDeclaration>>(offered_tools(*all, too_many, wanted, with_reader));
-    choice.built_from = all;
-    choice.wanted = std::move(wanted);
-    choice.with_reader = with_reader;
-    if (too_many && log_.enabled(LogLevel::info))
-        log_.info("LLM", "tools_searched", {{"sessionId", session.id()}, {"tools", all->size()},
-                                            {"offered", choice.offered->size()}});
-    return choice.offered;
-}
-
-void Conversation::run_host_tool(ChatSession& session, const ToolCall& call) {
-    auto started = std::chrono::steady_clock::now();
-    ToolCard card{call.id, call.name, "host", session.turn_id};
-    events_.tool_started(session, card, call.arguments);
-    HostToolAnswer answer;
-    if (!call.arguments_error.empty()) {
-        answer = {"The arguments were not a JSON object: " + call.arguments_error, true, {}};
-    } else if (call.name == search_tools_name) {
-        answer = search_tools(*coordinator_.tools_for_model(), call.arguments);
-        if (!answer.found.empty()) {
-            if (!session.tool_choice) session.tool_choice = std::make_unique<ToolChoice>();
-            auto& found = session.tool_choice->found;
-            for (auto name = answer.found.rbegin(); name != answer.found.rend(); ++name) {
-                std::erase(found, *name);
-                found.insert(found.begin(), *name);
-            }
-            if (found.size() > 32) found.resize(32);
-        }
-    } else {
-        answer = read_tool_result(session.history, call.arguments);
-    }
-    mcp::CallToolResult result = answer.is_error ? mcp::CallToolResult::error(answer.text) : mcp::CallToolResult::text(answer.text);
-    json::object data = result.to_json();
-    auto duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    static const json::value no_app;
-    events_.tool_finished(session, card, {data, answer.is_error, duration, answer.is_error ? "The call failed" : "Done", no_app});
-    ChatMessage message;
-    message.id = new_id("msg");
-    message.role = Role::tool;
-    message.tool_call_id = call.id;
-    message.tool_name = call.name;
-    message.content = std::move(answer.text);
-    message.data = std::move(data);
-    message.is_error = answer.is_error;
-    record(session, std::move(message));
-}
-
 asio::awaitable<ModelReply> Conversation::generate(ChatSession& session) {
     ToolList tools = choose_tools(session);
     // The tools' declarations take room in the window too (counted once per list).
@@ -287,6 +215,49 @@ asio::awaitable<ModelReply> Conversation::generate(ChatSession& session) {
     }
 }
 
+bool Conversation::cut_for(ChatSession& session, const UserInput& input) {
+    std::size_t at = !input.regenerates.empty() ? regenerate_point(session.history, input.regenerates)
+                                                : edit_point(session.history, input.edits);
+    if (at == no_stretch) return false;
+    auto carried = std::make_unique<ChatSession::CarriedVersions>();
+    carried->versions = cut_stretch(session.history, at);
+    carried->at = at;
+    session.carried_versions = std::move(carried);
+    replaced_from(session, at);
+    return true;
+}
+
+void Conversation::restore_cut(ChatSession& session) {
+    auto carried = std::move(session.carried_versions);
+    auto& others = carried->versions.others;
+    std::size_t place = std::min(carried->versions.cut, others.size() - 1);
+    std::vector<ChatMessage> back = std::move(others[place]);
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(place));
+    back.front().other_versions = std::move(others);
+    back.front().version = place;
+    session.history.insert(session.history.end(), std::make_move_iterator(back.begin()), std::make_move_iterator(back.end()));
+    replaced_from(session, carried->at);
+}
+
+void Conversation::replaced_from(ChatSession& session, std::size_t index) {
+    std::vector<ChatMessage> tail(session.history.begin() + static_cast<std::ptrdiff_t>(index), session.history.end());
+    try {
+        if (session.in_store) session.stored_revision = store_.replace_from(session.id(), index, tail);
+    } catch (const std::exception& e) {
+        log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
+    }
+    events_.history_changed(session);
+}
+
+void Conversation::show_version(ChatSession& session, const std::string& message_id, std::size_t version) {
+    if (session.turn_running) throw std::invalid_argument("an answer is still being written; wait for it or stop it first");
+    std::size_t at = mcpkit::host::show_version(session.history, message_id, version);
+    if (at == no_stretch)
+        throw std::invalid_argument("show_version.payload names no such version: messageId must be a message with "
+                                    "versions, and version one of them (from 0)");
+    replaced_from(session, at);
+}
+
 asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> session, UserInput input) {
     session->turn_running = true;
     session->turn_id = new_id("turn");
@@ -298,17 +269,22 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     TurnState state = TurnState::finished;
     TurnEnd end;
     std::optional<ChatMessage> cut_short;  // the answer a failure broke off, recorded with it below
+    bool regenerating = !input.regenerates.empty();
     try {
-        ChatMessage user;
-        user.id = new_id("msg");
-        user.role = Role::user;
-        user.content = co_await user_content(*session, input);
-        // What the views asked the model to know since the last message (ui/update-model-context).
-        user.context = view_contexts_for_model(session->view_contexts);
-        session->view_contexts.clear();
-        record(*session, std::move(user));
-        // Other tabs on the session show what was asked (the sender shows it already).
-        events_.user_message(*session, turn_id, session->history.back());
+        if ((regenerating || !input.edits.empty()) && !cut_for(*session, input))
+            throw std::invalid_argument("That message is no longer in this conversation; nothing was changed.");
+        if (!regenerating) {
+            ChatMessage user;
+            user.id = new_id("msg");
+            user.role = Role::user;
+            user.content = co_await user_content(*session, input);
+            // What the views asked the model to know since the last message (ui/update-model-context).
+            user.context = view_contexts_for_model(session->view_contexts);
+            session->view_contexts.clear();
+            record(*session, std::move(user));
+            // Other tabs on the session show what was asked (the sender shows it already).
+            events_.user_message(*session, turn_id, session->history.back());
+        }
         if (!model_) {
             state = TurnState::failed;
             end.message = "No LLM is configured. Set GEMINI_API_KEY, ANTHROPIC_API_KEY, or OPENAI_API_KEY (and "
@@ -409,10 +385,15 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
     }
     if (state == TurnState::failed) end.notice.clear();
     finish_answer(*session);
+    // Stopped before anything replaced what was cut: it comes back, as it was.
+    bool restored = session->carried_versions != nullptr;
+    if (restored) restore_cut(*session);
     // No cancel_all here: the turn's own questions were all awaited; any still open belong to a
     // view's call or a call made by hand, which go on after the turn.
     session->turn_running = false;
     events_.turn(*session, state, turn_id, end);
+    // The new answer's versions (streamed, it could not show them): the pages see them now.
+    if (regenerating && !restored) events_.history_changed(*session);
     if (log_.enabled(LogLevel::info))
         log_.info("Orchestrator", "turn_" + std::string(turn_state_name(state)),
                   {{"sessionId", session->id()}, {"requestId", turn_id}});

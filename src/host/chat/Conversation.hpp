@@ -48,6 +48,12 @@ struct UserInput {
         boost::json::object arguments;
     };
     std::optional<PromptUse> prompt;
+    /// The user's message `edits` (its id) said this instead: it and what followed it are kept as
+    /// an earlier version, and the model answers the new one.
+    std::string edits;
+    /// Ask again for the answer `regenerates` (an assistant message's id): it and what followed it
+    /// are kept as an earlier version. No user message is added (the input has no text).
+    std::string regenerates;
 };
 
 class Conversation {
@@ -57,6 +63,9 @@ public:
 
     /// Runs one turn to its end (finished, stopped or failed); never throws.
     boost::asio::awaitable<void> run_turn(std::shared_ptr<ChatSession> session, UserInput input);
+    /// Brings back version `version` of the stretch starting at `message_id` (edits and answers
+    /// asked again keep the earlier ones); throws std::invalid_argument when there is none.
+    void show_version(ChatSession& session, const std::string& message_id, std::size_t version);
     /// Stops the session's turn: aborts the LLM stream, cancels running tools, drops questions.
     void stop(ChatSession& session);
 
@@ -85,6 +94,13 @@ private:
     void run_host_tool(ChatSession& session, const ToolCall& call);
     boost::asio::awaitable<void> run_tool_call(std::shared_ptr<ChatSession> session, const ToolCall& call);
     void record(ChatSession& session, ChatMessage message);
+    /// An edit or an answer asked again: cuts the history where it starts (the versions go to the
+    /// first message recorded next); false when `input` is neither.
+    bool cut_for(ChatSession& session, const UserInput& input);
+    /// A turn that recorded nothing after its cut (stopped at once) shows the stretch it cut again.
+    void restore_cut(ChatSession& session);
+    /// The history replaced, in the store and on the pages, from `index` on.
+    void replaced_from(ChatSession& session, std::size_t index);
     void add_usage(ChatSession& session, const TokenUsage& usage);
 
     McpCoordinator& coordinator_;

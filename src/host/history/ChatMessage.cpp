@@ -1,5 +1,7 @@
 #include "host/history/ChatMessage.hpp"
 
+#include <algorithm>
+
 #include <mcp/JsonFields.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -39,6 +41,16 @@ json::object ChatMessage::to_json() const {
         if (!ending_details.empty()) out["endingDetails"] = ending_details;
         if (is_error) out["isError"] = true;
         if (!provider_data.empty()) out["providerData"] = provider_data;
+    }
+    if (!other_versions.empty()) {
+        json::array versions;
+        for (const auto& stretch : other_versions) {
+            json::array messages;
+            for (const auto& message : stretch) messages.push_back(message.to_json());
+            versions.push_back(std::move(messages));
+        }
+        out["versions"] = std::move(versions);
+        out["version"] = version;
     }
     if (role == Role::tool) {
         out["toolCallId"] = tool_call_id;
@@ -91,6 +103,21 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
             if (auto* data = object.if_contains("providerData"); data && data->is_object())
                 call.provider_data = data->get_object();
             message.tool_calls.push_back(std::move(call));
+        }
+    }
+    if (auto* versions = json.if_contains("versions"); versions && versions->is_array()) {
+        for (const auto& stretch : versions->get_array()) {
+            if (!stretch.is_array() || stretch.get_array().empty()) continue;
+            std::vector<ChatMessage> messages;
+            for (const auto& item : stretch.get_array())
+                if (item.is_object()) messages.push_back(from_json(item.get_object()));
+            message.other_versions.push_back(std::move(messages));
+        }
+        if (auto* version = json.if_contains("version"); version && (version->is_int64() || version->is_uint64())) {
+            std::int64_t at = version->is_int64() ? version->get_int64() : static_cast<std::int64_t>(
+                                  std::min<std::uint64_t>(version->get_uint64(), INT64_MAX));
+            message.version = static_cast<std::size_t>(std::clamp<std::int64_t>(
+                at, 0, static_cast<std::int64_t>(message.other_versions.size())));
         }
     }
     if (message.role == Role::assistant) {

@@ -56,6 +56,11 @@ struct ChatMessage {
     /// assistant: what the provider needs back verbatim with this message (DeepSeek's
     /// reasoning_content, Anthropic's signed thinking blocks); never shown.
     boost::json::object provider_data;
+    /// The first message of a stretch the user replaced — an edited message and what followed
+    /// it, or an answer asked again and what followed it: the stretch's other versions, each whole
+    /// (their first messages carry no versions), and where this one stands among them all.
+    std::vector<std::vector<ChatMessage>> other_versions;
+    std::size_t version = 0;
 
     /// What the model reads of a user message: its content, then its context.
     std::string text_for_model() const { return context.empty() ? content : content + "\n\n" + context; }

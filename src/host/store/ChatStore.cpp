@@ -80,6 +80,12 @@ public:
         if (session.title.empty() && message.role == Role::user) session.title = conversation_title(message);
         return ++session.stored.revision;
     }
+    std::int64_t replace_from(const std::string& id, std::size_t index, const std::vector<ChatMessage>& tail) override {
+        auto& history = sessions_[id].stored.history;
+        if (index < history.size()) history.resize(index);
+        history.insert(history.end(), tail.begin(), tail.end());
+        return ++sessions_[id].stored.revision;
+    }
     void keep_unfinished(const std::string& id, const ChatMessage* message) override {
         auto& unfinished = sessions_[id].stored.unfinished;
         if (message) unfinished = *message;

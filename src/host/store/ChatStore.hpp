@@ -80,6 +80,9 @@ public:
     /// Adds a message to the history; returns the session's revision after it. The conversation's
     /// time in the list becomes the message's, and its first user message gives its title.
     virtual std::int64_t append(const std::string& id, const ChatMessage& message) = 0;
+    /// Replaces the history from message `index` on with `tail` (an edit, an answer asked again, an
+    /// earlier version brought back); returns the session's revision after it.
+    virtual std::int64_t replace_from(const std::string& id, std::size_t index, const std::vector<ChatMessage>& tail) = 0;
     /// Keeps the answer being written (a copy overwritten as it grows), or forgets it (nullptr)
     /// once it is appended: a host that stops mid-answer finds it in load()'s `unfinished`.
     virtual void keep_unfinished(const std::string& id, const ChatMessage* message) = 0;

@@ -73,6 +73,14 @@ public:
         return redis_.run({"HINCRBY", key(id), "revision", "1"}).integer();
     }
 
+    std::int64_t replace_from(const std::string& id, std::size_t index, const std::vector<ChatMessage>& tail) override {
+        if (index == 0) redis_.run({"DEL", messages_key(id)});
+        else redis_.run({"LTRIM", messages_key(id), "0", std::to_string(index - 1)});
+        for (const auto& message : tail) redis_.run({"RPUSH", messages_key(id), json::serialize(message.to_json())});
+        redis_.run({"EXPIRE", messages_key(id), idle_expiry_seconds});
+        return redis_.run({"HINCRBY", key(id), "revision", "1"}).integer();
+    }
+
     void keep_unfinished(const std::string& id, const ChatMessage* message) override {
         if (message) redis_.run({"HSET", key(id), "unfinished", json::serialize(message->to_json())});
         else redis_.run({"HDEL", key(id), "unfinished"});

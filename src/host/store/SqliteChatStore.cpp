@@ -98,6 +98,25 @@ public:
         return revision;
     }
 
+    std::int64_t replace_from(const std::string& id, std::size_t index, const std::vector<ChatMessage>& tail) override {
+        exec("BEGIN IMMEDIATE;");
+        try {
+            Statement remove(database_, "DELETE FROM host_messages WHERE session_id = ?1 AND seq >= (SELECT seq FROM "
+                                        "host_messages WHERE session_id = ?1 ORDER BY seq LIMIT 1 OFFSET ?2)");
+            remove.bind(1, id).bind(2, static_cast<std::int64_t>(index));
+            remove.step();
+            std::int64_t revision = 0;
+            for (const auto& message : tail) revision = append(id, message);
+            exec("COMMIT;");
+            // Nothing appended (a cut before a turn adds the rest): the last message left's. A
+            // turn's first append moves it past every number seen.
+            return tail.empty() ? *this->revision(id) : revision;
+        } catch (...) {
+            exec("ROLLBACK;");
+            throw;
+        }
+    }
+
     void keep_unfinished(const std::string& id, const ChatMessage* message) override {
         Statement update(database_, "UPDATE host_sessions SET unfinished = ? WHERE id = ?");
         if (message) update.bind(1, json::serialize(message->to_json()));

@@ -79,7 +79,23 @@ void PageFrames::turn(ChatSession& session, TurnState state, const std::string& 
 }
 
 void PageFrames::user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) {
-    session.broadcast(FrameText("user_message").text("turnId", turn_id).json("message", message.to_json()).finish());
+    session.broadcast(FrameText("user_message").text("turnId", turn_id).json("message", message_for_page(message)).finish());
+}
+
+void PageFrames::history_changed(ChatSession& session) {
+    json::array messages;
+    for (const auto& message : session.history) messages.push_back(message_for_page(message));
+    session.broadcast(history(std::move(messages)));
+}
+
+json::object PageFrames::message_for_page(const ChatMessage& message) {
+    json::object item = message.to_json();
+    if (!message.other_versions.empty()) {
+        item.erase("versions");
+        item["versions"] = message.other_versions.size() + 1;
+        item["version"] = message.version;
+    }
+    return item;
 }
 
 void PageFrames::text(ChatSession& session, const std::string& turn_id, const std::string& message_id,

@@ -32,6 +32,7 @@ class PageFrames final : public ChatEvents {
 public:
     // What a conversation reports, to every page of its session.
     void turn(ChatSession& session, TurnState state, const std::string& turn_id, const TurnEnd& end) override;
+    void history_changed(ChatSession& session) override;
     void user_message(ChatSession& session, const std::string& turn_id, const ChatMessage& message) override;
     void text(ChatSession& session, const std::string& turn_id, const std::string& message_id,
               std::string_view piece) override;
@@ -55,6 +56,9 @@ public:
     static Frame opened(const std::string& session_id);
     /// `messages`: the history as ChatMessage JSON (views the host no longer serves left out).
     static Frame history(boost::json::array messages);
+    /// A message as a page shows it: its versions counted ("versions": how many, "version": which
+    /// one), not sent whole.
+    static boost::json::object message_for_page(const ChatMessage& message);
     static Frame usage_frame(const TokenUsage& total);
     static Frame turn_frame(TurnState state, const std::string& turn_id, const TurnEnd& end);
     /// The model the session talks to (`model`), and the host's default.

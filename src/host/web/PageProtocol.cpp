@@ -105,7 +105,7 @@ void PageProtocol::opened(const std::shared_ptr<WebSocketClient>& page) {
 void PageProtocol::greet(WebSocketClient& page, ChatSession& session, const Frame& servers) {
     json::array messages;
     for (const auto& message : session.history) {
-        json::object item = message.to_json();
+        json::object item = PageFrames::message_for_page(message);
         // A view the host no longer serves (kept views are bounded; a restart forgets them) is
         // left out: the card shows the result alone rather than a frame that cannot load.
         if (auto* app = item.if_contains("app"); app && !(apps && apps->serves(*app))) item.erase("app");
@@ -210,6 +210,33 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
             throw std::invalid_argument("an answer is still being written; wait for it or stop it first");
         session->turn_running = true;  // at once, so a second message right behind is refused
         asio::co_spawn(executor_, conversation_.run_turn(session, std::move(input)), asio::detached);
+    } else if (type == "edit_message" || type == "regenerate") {
+        UserInput input;
+        std::string id = fields.text("messageId");
+        if (type == "edit_message") {
+            input.text = fields.text("text");
+            if (input.text.find_first_not_of(" \n\t\r") == std::string::npos) fields.fail("text", "is empty");
+            if (edit_point(session->history, id) == no_stretch)
+                fields.fail("messageId", "names none of your messages in this conversation");
+            input.edits = id;
+        } else {
+            if (regenerate_point(session->history, id) == no_stretch)
+                fields.fail("messageId", "names no answer in this conversation");
+            input.regenerates = id;
+        }
+        if (session->turn_running)
+            throw std::invalid_argument("an answer is still being written; wait for it or stop it first");
+        session->turn_running = true;
+        asio::co_spawn(executor_, conversation_.run_turn(session, std::move(input)), asio::detached);
+    } else if (type == "show_version") {
+        std::string id = fields.text("messageId");
+        auto* version = payload.if_contains("version");
+        if (!version || !(version->is_int64() || version->is_uint64()) ||
+            (version->is_int64() && version->get_int64() < 0))
+            fields.fail("version", "must be a whole number, 0 or more");
+        std::size_t chosen = version->is_int64() ? static_cast<std::size_t>(version->get_int64())
+                                                 : static_cast<std::size_t>(version->get_uint64());
+        conversation_.show_version(*session, id, chosen);
     } else if (type == "stop") {
         conversation_.stop(*session);
     } else if (type == "approval") {
@@ -287,7 +314,7 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
                                     "\"; the page may send message, stop, approval, elicitation, sampling, call_tool, "
                                     "get_prompt, read_resource, app_request, list_models, set_model, open_conversation, "
                                     "list_conversations, rename_conversation, delete_conversation, list_approvals, "
-                                    "revoke_approval or clear");
+                                    "revoke_approval, edit_message, regenerate, show_version or clear");
     }
 }
 

@@ -113,6 +113,7 @@ public:
         said.push_back("tool " + card.tool + " started");
     }
     void tool_progress(ChatSession&, const std::string&, double, std::optional<double>, const std::string&) override {}
+    void history_changed(ChatSession&) override {}
     void tool_task(ChatSession&, const std::string&, const std::string&, const std::string&, const std::string&) override {}
     void tool_finished(ChatSession&, const ToolCard& card, const ToolEnding& ending) override {
         said.push_back("tool " + card.tool + " finished: " + ending.message);
