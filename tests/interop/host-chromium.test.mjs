@@ -66,6 +66,8 @@ async function finish(page, name) {
 }
 
 const markdownOf = (locator) => locator.locator('.markdown').first().innerText();
+/** What the user's messages say (their bubbles, without the Edit button beside them). */
+const bubbleTexts = (page) => page.locator('[data-testid="user-message"] .bubble-text').allInnerTexts();
 const completedCard = (page) => page.locator('[data-testid="tool-card"][data-state="complete"]');
 /** A done card folds to its line: opened, its details (the result, the decision) can be read. */
 async function openCard(card) {
@@ -225,7 +227,7 @@ describe('mcpkit host in Chromium', () => {
     await page.reload();
     await connected(page, ['everything']);
     await shown(page, 'assistant-message', 'Tool everything__echo answered');
-    assert.deepEqual(await texts(page, 'user-message'), ['call everything__echo {"text":"kept across reloads"}']);
+    assert.deepEqual(await bubbleTexts(page), ['call everything__echo {"text":"kept across reloads"}']);
     const card = completedCard(page);
     assert.equal(await card.count(), 1);
     assert.match(await card.innerText(), /kept across reloads/);
@@ -246,7 +248,7 @@ describe('mcpkit host in Chromium', () => {
     await turnOver(second);
     await turnOver(first);
     for (const page of [first, second]) {
-      assert.deepEqual(await texts(page, 'user-message'), ['slow 5 100'], 'the message shows once in each tab');
+      assert.deepEqual(await bubbleTexts(page), ['slow 5 100'], 'the message shows once in each tab');
       assert.equal((await markdownOf(page.getByTestId('assistant-message'))).trim(), 'chunk 1 chunk 2 chunk 3 chunk 4 chunk 5');
     }
     await screenshot(first, 'host-two-tabs-first');
@@ -341,14 +343,14 @@ describe('mcpkit host in Chromium, two instances sharing Redis', () => {
     proxy.switchTo(b.port);
     await connected(page);
     assert.equal(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY), session, 'the same session, on B');
-    assert.deepEqual(await texts(page, 'user-message'), ['echo said before the fail-over']);
+    assert.deepEqual(await bubbleTexts(page), ['echo said before the fail-over']);
     assert.equal(await page.getByTestId('toast').count(), 0, 'no "a new chat started" notice');
 
     const mark = llm.requests.length;
     await send(page, 'echo said after the fail-over');
     await shown(page, 'assistant-message', 'said after the fail-over');
     await turnOver(page);
-    assert.deepEqual(await texts(page, 'user-message'), ['echo said before the fail-over', 'echo said after the fail-over']);
+    assert.deepEqual(await bubbleTexts(page), ['echo said before the fail-over', 'echo said after the fail-over']);
     // B answered with the whole conversation, as A had kept it in Redis.
     const history = llm.requests.slice(mark).at(-1).body.messages.map((m) => m.content);
     assert.ok(history.includes('echo said before the fail-over') && history.includes('said before the fail-over'), JSON.stringify(history));

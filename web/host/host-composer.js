@@ -8,7 +8,7 @@ import { el, freshId } from './host-dom.js';
 import { schemaFields } from './host-forms.js';
 
 export function createComposer({ form, input, sendButton, stopButton, menu, promptArea, attachmentArea, queueArea,
-  prompts, canSend, send, onStop, onDetach, onEditLast = () => false }) {
+  prompts, canSend, send, onStop, onDetach, onEditLast = () => false, files = null }) {
   const queue = [];
   let chosen = null;           // { server, prompt, fields }
   let matches = [];
@@ -132,8 +132,13 @@ export function createComposer({ form, input, sendButton, stopButton, menu, prom
         text = text.replace(/^\/\S+\s?/, '');
       }
     }
-    if (!text.trim() && !prompt) return;
+    if (!text.trim() && !prompt && !files?.count()) return;
     const payload = { text: text.trim() };
+    if (files?.count()) {
+      const { taken, shown } = files.take();
+      payload.files = taken;
+      Object.defineProperty(payload, 'shownFiles', { value: shown, enumerable: false });  // the bubble's, not sent
+    }
     if (attachments.length) payload.attachments = attachments.map(({ server, uri }) => ({ server, uri }));
     if (prompt) payload.prompt = prompt;
     input.value = '';
@@ -179,6 +184,20 @@ export function createComposer({ form, input, sendButton, stopButton, menu, prom
     }
   });
   form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
+  // Files pasted into the box or dropped on it are attached, not typed.
+  input.addEventListener('paste', (event) => {
+    const pasted = [...(event.clipboardData?.files || [])];
+    if (!files || !pasted.length) return;
+    event.preventDefault();
+    files.add(pasted);
+  });
+  form.addEventListener('dragover', (event) => { if (files && event.dataTransfer?.types.includes('Files')) event.preventDefault(); });
+  form.addEventListener('drop', (event) => {
+    const dropped = [...(event.dataTransfer?.files || [])];
+    if (!files || !dropped.length) return;
+    event.preventDefault();
+    files.add(dropped);
+  });
   promptArea.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && event.target.matches('input, select')) { event.preventDefault(); submit(); }
     if (event.key === 'Escape') { dropPrompt(); input.focus(); }

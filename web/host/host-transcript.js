@@ -153,7 +153,17 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     return true;
   }
 
-  function addUser({ text, attachments, prompt, context, createdAt, id, versions = null }) {
+  /** The pictures and files a message carried: thumbnails, and a chip per text file. */
+  function filesOf({ images, shownFiles, files }) {
+    const pictures = (images || []).map((image) => ({ name: image.name || 'picture', url: `data:${image.mimeType};base64,${image.data}` }));
+    const shown = shownFiles || pictures.concat((files || []).filter((file) => file.text !== undefined).map(({ name }) => ({ name })));
+    if (!shown.length) return null;
+    return el('div', { class: 'bubble-files', testid: 'message-files' }, shown.map((file) => (file.url
+      ? el('img', { class: 'bubble-image', src: file.url, alt: file.name, title: file.name })
+      : el('span', { class: 'chip', title: file.name, text: file.name }))));
+  }
+
+  function addUser({ text, attachments, prompt, context, createdAt, id, versions = null, images, shownFiles, files }) {
     const actions = el('div', { class: 'msg-actions' },
       text ? el('button', { type: 'button', class: 'small-button', testid: 'edit-message', text: 'Edit',
         title: 'Change this message; what followed it is kept as an earlier version', onclick: (event) => edit(event.target.closest('.msg')) }) : null,
@@ -166,6 +176,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
         text ? el('div', { class: 'bubble-text', text }) : null,
         attachments?.length ? el('div', { class: 'bubble-meta' }, attachments.map((item) =>
           el('span', { class: 'chip', title: item.uri }, `${item.server}: ${item.uri}`))) : null,
+        filesOf({ images, shownFiles, files }),
         context ? contextNote(context) : null), actions));
   }
 
@@ -175,7 +186,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
     const shown = message.id && [...root.querySelectorAll('[data-testid="user-message"]')].some((node) => node.dataset.messageId === message.id);
     return shown ? null : addUser({
       text: textOf(message.content), context: typeof message.context === 'string' ? message.context : '', createdAt: message.createdAt, id: message.id,
-      versions: message,
+      versions: message, images: Array.isArray(message.images) ? message.images : [],
     });
   }
 

@@ -7,6 +7,7 @@ import { createApps } from './host-apps.js';
 import { copyText, el, formatCount, freshId } from './host-dom.js';
 import { createComposer } from './host-composer.js';
 import { createConversationList } from './host-conversations.js';
+import { createFileAttachments } from './host-files.js';
 import { renderMarkdown } from './host-markdown.js';
 import { createModelPicker } from './host-models.js';
 import { createServerPanel } from './host-servers.js';
@@ -192,6 +193,7 @@ const composer = createComposer({
   onStop: () => send('stop', {}),
   onDetach: (server, uri) => panel.detach(server, uri),
   onEditLast: () => !runningTurn && transcript.editLast(),
+  files: createFileAttachments({ area: $('files'), picker: $('file-picker'), onError: (text) => toast(text) }),
 });
 
 const picker = createModelPicker({

@@ -278,6 +278,14 @@ asio::awaitable<void> Conversation::run_turn(std::shared_ptr<ChatSession> sessio
             user.id = new_id("msg");
             user.role = Role::user;
             user.content = co_await user_content(*session, input);
+            for (auto& file : input.files) {
+                if (!file.data.empty()) {
+                    user.images.push_back({std::move(file.mime_type), std::move(file.data), std::move(file.name)});
+                } else {
+                    if (!user.content.empty()) user.content += "\n\n";
+                    user.content += "File " + file.name + ":\n" + fenced_block(file.text);
+                }
+            }
             // What the views asked the model to know since the last message (ui/update-model-context).
             user.context = view_contexts_for_model(session->view_contexts);
             session->view_contexts.clear();

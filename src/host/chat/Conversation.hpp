@@ -48,6 +48,15 @@ struct UserInput {
         boost::json::object arguments;
     };
     std::optional<PromptUse> prompt;
+    /// Files the user attached (pasted or dropped): pictures go to the model as pictures (or a line
+    /// naming them, for a model that takes none); text files as text after the message.
+    struct File {
+        std::string name;
+        std::string mime_type;
+        std::string text;  ///< a text file's content
+        std::string data;  ///< a picture's bytes, base64
+    };
+    std::vector<File> files;
     /// The user's message `edits` (its id) said this instead: it and what followed it are kept as
     /// an earlier version, and the model answers the new one.
     std::string edits;

@@ -24,6 +24,15 @@ json::object ChatMessage::to_json() const {
     json::object out{{"id", id}, {"role", role_name(role)}, {"createdAt", created_at}};
     if (!content.empty() || role != Role::tool) out["content"] = content;
     if (!context.empty()) out["context"] = context;
+    if (!images.empty()) {
+        json::array list;
+        for (const auto& image : images) {
+            json::object item{{"mimeType", image.mime_type}, {"data", image.data}};
+            if (!image.name.empty()) item["name"] = image.name;
+            list.push_back(std::move(item));
+        }
+        out["images"] = std::move(list);
+    }
     if (!tool_calls.empty()) {
         json::array calls;
         for (const auto& call : tool_calls) {
@@ -105,6 +114,11 @@ ChatMessage ChatMessage::from_json(const json::object& json) {
             message.tool_calls.push_back(std::move(call));
         }
     }
+    if (auto* images = json.if_contains("images"); images && images->is_array())
+        for (const auto& item : images->get_array())
+            if (item.is_object())
+                message.images.push_back({text_at(item.get_object(), "mimeType"), text_at(item.get_object(), "data"),
+                                          text_at(item.get_object(), "name")});
     if (auto* versions = json.if_contains("versions"); versions && versions->is_array()) {
         for (const auto& stretch : versions->get_array()) {
             if (!stretch.is_array() || stretch.get_array().empty()) continue;
@@ -179,6 +193,41 @@ std::string tool_result_text(const json::value& result) {
         text = json::serialize(*structured);
     if (text.empty()) text = others.empty() ? "(no content)" : others;
     return text;
+}
+
+std::string fenced_block(std::string_view content, std::string_view language) {
+    std::size_t longest = 0, run = 0;
+    for (char c : content) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    std::string block = fence + std::string(language) + "\n" + std::string(content);
+    if (!block.ends_with('\n')) block += '\n';
+    return block + fence + "\n";
+}
+
+std::vector<MessageImage> images_for_model(const ChatMessage& message) {
+    if (message.role == Role::user) return message.images;
+    std::vector<MessageImage> images;
+    if (message.role != Role::tool || !message.data.is_object()) return images;
+    auto* content = message.data.get_object().if_contains("content");
+    if (!content || !content->is_array()) return images;
+    for (const auto& item : content->get_array()) {
+        if (!item.is_object()) continue;
+        const auto& block = item.get_object();
+        auto* type = block.if_contains("type");
+        if (!type || !type->is_string() || type->get_string() != "image") continue;
+        std::string mime = text_at(block, "mimeType"), data = text_at(block, "data");
+        if (mime.starts_with("image/") && !data.empty()) images.push_back({std::move(mime), std::move(data), {}});
+    }
+    return images;
+}
+
+std::string image_note(const MessageImage& image) {
+    std::size_t bytes = image.data.size() / 4 * 3;
+    return "[a picture" + (image.name.empty() ? std::string() : " (" + image.name + ")") + ", " + image.mime_type + ", " +
+           std::to_string((bytes + 1023) / 1024) + " KB: not shown, this model takes no pictures]";
 }
 
 std::string conversation_title(const ChatMessage& first_user_message) {

@@ -26,6 +26,13 @@ struct ToolCall {
 
 enum class Role { user, assistant, tool };
 
+/// A picture a message shows the model: one the user attached, or one a tool's result holds.
+struct MessageImage {
+    std::string mime_type;
+    std::string data;  ///< base64
+    std::string name;  ///< the file's name, when the user attached it
+};
+
 struct ChatMessage {
     std::string id;
     Role role = Role::user;
@@ -34,6 +41,7 @@ struct ChatMessage {
     /// message but kept apart from what the person wrote.
     std::string context;
     std::vector<ToolCall> tool_calls;  ///< assistant
+    std::vector<MessageImage> images;  ///< user: the pictures attached
     std::string tool_call_id;          ///< tool: the call it answers
     std::string tool_name;             ///< tool
     boost::json::value data;           ///< tool: the MCP CallToolResult as JSON
@@ -71,6 +79,14 @@ struct ChatMessage {
 };
 
 std::string_view role_name(Role role);
+
+/// `content` in a Markdown fence that it cannot close (longer than any run of backticks in it).
+std::string fenced_block(std::string_view content, std::string_view language = {});
+
+/// The pictures a message shows the model: a user's attached ones, or a tool result's image content.
+std::vector<MessageImage> images_for_model(const ChatMessage& message);
+/// What a model that takes no pictures reads instead of one.
+std::string image_note(const MessageImage& image);
 
 /// A conversation's title from its first user message: its first words, on one line, cut between
 /// characters to at most about 80 bytes with "…"; empty when the message has no text.

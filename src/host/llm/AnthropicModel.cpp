@@ -30,9 +30,13 @@ json::array tool_array(const std::vector<ToolDeclaration>& tools) {
     return array;
 }
 
+json::object image_block(const MessageImage& image) {
+    return {{"type", "image"}, {"source", {{"type", "base64"}, {"media_type", image.mime_type}, {"data", image.data}}}};
+}
+
 /// The messages in Anthropic's shape: consecutive tool results are the blocks of one user message,
-/// right after the assistant message whose calls they answer.
-json::array messages_of(std::span<const ChatMessage> history) {
+/// right after the assistant message whose calls they answer. `images`: the model takes pictures.
+json::array messages_of(std::span<const ChatMessage> history, bool images) {
     json::array messages;
     auto user_blocks = [&]() -> json::array& {
         if (messages.empty() || messages.back().as_object()["role"].as_string() != "user")
@@ -43,7 +47,10 @@ json::array messages_of(std::span<const ChatMessage> history) {
         switch (message.role) {
         case Role::user: {
             std::string text = message.text_for_model();
+            if (!images) for (const auto& image : message.images) text += "\n" + image_note(image);
             user_blocks().push_back({{"type", "text"}, {"text", text.empty() ? std::string("(empty message)") : text}});
+            if (images)
+                for (const auto& image : message.images) user_blocks().push_back(image_block(image));
             break;
         }
         case Role::assistant: {
@@ -63,6 +70,18 @@ json::array messages_of(std::span<const ChatMessage> history) {
         }
         case Role::tool: {
             json::object result{{"type", "tool_result"}, {"tool_use_id", message.tool_call_id}, {"content", message.content}};
+            // A tool_result holds pictures beside its text.
+            if (auto pictures = images_for_model(message); !pictures.empty()) {
+                if (images) {
+                    json::array content{json::object{{"type", "text"}, {"text", message.content.empty() ? "(no text)" : message.content}}};
+                    for (const auto& image : pictures) content.push_back(image_block(image));
+                    result["content"] = std::move(content);
+                } else {
+                    std::string text = message.content;
+                    for (const auto& image : pictures) text += "\n" + image_note(image);
+                    result["content"] = text;
+                }
+            }
             if (message.is_error) result["is_error"] = true;
             user_blocks().push_back(std::move(result));
             break;
@@ -87,7 +106,7 @@ std::vector<std::pair<std::string, std::string>> AnthropicModel::headers() const
 std::string AnthropicModel::request_text(const ModelRequest& request) {
     int limit = request.max_output_tokens.value_or(settings_.max_output_tokens.value_or(default_max_tokens));
     json::object body{{"model", request.model.empty() ? settings_.model : request.model},
-                      {"messages", messages_of(request.history)},
+                      {"messages", messages_of(request.history, settings_.images)},
                       {"stream", settings_.stream}};
     if (!request.system_prompt.empty()) body["system"] = request.system_prompt;
     if (settings_.temperature) body["temperature"] = *settings_.temperature;

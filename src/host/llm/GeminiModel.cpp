@@ -115,7 +115,15 @@ json::object GeminiModel::request_body(const ModelRequest& request, bool with_to
         // An answer that failed before anything was written is nothing the model said.
         if (message.role == Role::assistant && message.content.empty() && message.tool_calls.empty()) continue;
         switch (message.role) {
-        case Role::user: append_part("user", {{"text", message.text_for_model()}}); break;
+        case Role::user: {
+            std::string text = message.text_for_model();
+            if (!settings_.images) for (const auto& image : message.images) text += "\n" + image_note(image);
+            append_part("user", {{"text", text}});
+            if (settings_.images)
+                for (const auto& image : message.images)
+                    append_part("user", {{"inlineData", {{"mimeType", image.mime_type}, {"data", image.data}}}});
+            break;
+        }
         case Role::assistant:
             if (!message.content.empty()) append_part("model", {{"text", message.content}});
             for (const auto& call : message.tool_calls) {
@@ -137,6 +145,11 @@ json::object GeminiModel::request_body(const ModelRequest& request, bool with_to
                     if (call.id == message.tool_call_id && call.provider_data.contains("id"))
                         function["id"] = call.provider_data.at("id");
             append_part("user", {{"functionResponse", std::move(function)}});
+            // A result's pictures go beside its response, in the same user turn.
+            for (const auto& image : images_for_model(message)) {
+                if (settings_.images) append_part("user", {{"inlineData", {{"mimeType", image.mime_type}, {"data", image.data}}}});
+                else append_part("user", {{"text", image_note(image)}});
+            }
             break;
         }
         }

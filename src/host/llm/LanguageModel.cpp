@@ -79,6 +79,12 @@ std::optional<ModelSettings> model_settings_from_environment() {
     else if (environment("OPENAI_API_KEY") || environment("OPENAI_BASE_URL")) settings = default_model_settings("openai");
     else return std::nullopt;
     if (auto text = environment("MCPKIT_TEXT_TOOL_CALLS")) settings.text_tool_calls = *text == "1" || *text == "true";
+    // Gemini, Claude and OpenAI's own models take pictures; a local OpenAI-compatible server
+    // (llama.cpp, Ollama, vLLM) usually serves a text model that would refuse the request.
+    if (settings.provider == "openai")
+        settings.images = settings.base_url.find("api.openai.com") != std::string::npos ||
+                          settings.base_url.find(".openai.azure.com") != std::string::npos;
+    if (auto images = environment("MCPKIT_MODEL_IMAGES")) settings.images = *images == "1" || *images == "true";
     if (auto window = environment("MAX_TOKEN_COUNT")) {
         try {
             settings.context_tokens = std::max<long long>(1024, std::stoll(*window));

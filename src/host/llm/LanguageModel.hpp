@@ -97,6 +97,9 @@ struct ModelSettings {
     /// Tools described in the system prompt and called with fenced JSON, for models without
     /// native tool calling.
     bool text_tool_calls = false;
+    /// Whether the model takes pictures (a user's attached image, a tool's image result); a model
+    /// that does not gets a line naming each instead. MCPKIT_MODEL_IMAGES=1 or 0 says so for any.
+    bool images = true;
     /// Answers streamed as they are written (server-sent events). False asks for each answer
     /// whole (Gemini's generateContent, OpenAI's "stream": false), for gateways that hold a
     /// stream back until it ends anyway.

@@ -61,14 +61,39 @@ void append_tool_calls(std::string& out, const std::vector<ToolCall>& calls) {
     out += ']';
 }
 
-/// `with_reasoning`: the message's reasoning goes back with it (see reasoning_echoed).
-void append_message(std::string& out, const ChatMessage& message, bool with_reasoning) {
+/// Pictures as content parts (data URLs), after `text`.
+void append_image_parts(std::string& out, std::string_view text, const std::vector<MessageImage>& images) {
+    json::array parts;
+    parts.push_back(json::object{{"type", "text"}, {"text", text}});
+    for (const auto& image : images)
+        parts.push_back(json::object{{"type", "image_url"},
+                                     {"image_url", {{"url", "data:" + image.mime_type + ";base64," + image.data}}}});
+    mcp::jsonrpc::append_json(out, json::value(std::move(parts)));
+}
+
+/// The text a message says, with a line for each picture the model cannot take.
+std::string with_image_notes(std::string text, const std::vector<MessageImage>& images) {
+    for (const auto& image : images) text += (text.empty() ? "" : "\n") + image_note(image);
+    return text;
+}
+
+/// `with_reasoning`: the message's reasoning goes back with it (see reasoning_echoed); `images`:
+/// the model takes pictures.
+void append_message(std::string& out, const ChatMessage& message, bool with_reasoning, bool images) {
     out += R"({"role":)";
     mcp::jsonrpc::append_json_string(out, role_name(message.role));
     switch (message.role) {
     case Role::user:
-        if (message.context.empty()) append_member(out, "content", message.content);
-        else append_member(out, "content", message.text_for_model());
+        if (!message.images.empty() && images) {
+            out += R"(,"content":)";
+            append_image_parts(out, message.text_for_model(), message.images);
+        } else if (!message.images.empty()) {
+            append_member(out, "content", with_image_notes(message.text_for_model(), message.images));
+        } else if (message.context.empty()) {
+            append_member(out, "content", message.content);
+        } else {
+            append_member(out, "content", message.text_for_model());
+        }
         break;
     case Role::assistant:
         if (message.content.empty() && !message.tool_calls.empty()) out += R"(,"content":null)";
@@ -78,7 +103,9 @@ void append_message(std::string& out, const ChatMessage& message, bool with_reas
         break;
     case Role::tool:
         append_member(out, "tool_call_id", message.tool_call_id);
-        append_member(out, "content", message.content);
+        // A tool message is text only: its pictures follow the run of tool messages (below).
+        if (images) append_member(out, "content", message.content);
+        else append_member(out, "content", with_image_notes(message.content, images_for_model(message)));
         break;
     }
     out += '}';
@@ -173,7 +200,23 @@ std::string OpenAiChatModel::request_text(const ModelRequest& request) {
         if (!sent_to_model(request.history[i])) continue;
         if (!first) text += ',';
         first = false;
-        append_message(text, request.history[i], with_reasoning[i]);
+        append_message(text, request.history[i], with_reasoning[i], settings_.images);
+        // The pictures of a run of tool results, as the user message after it: OpenAI's tool
+        // messages take text only, and nothing may come between a call and its result.
+        bool run_ends = request.history[i].role == Role::tool &&
+                        (i + 1 == request.history.size() || request.history[i + 1].role != Role::tool);
+        if (run_ends && settings_.images) {
+            std::vector<MessageImage> pictures;
+            for (std::size_t j = i + 1; j-- > 0 && request.history[j].role == Role::tool;) {
+                auto found = images_for_model(request.history[j]);
+                pictures.insert(pictures.begin(), found.begin(), found.end());
+            }
+            if (!pictures.empty()) {
+                text += R"(,{"role":"user","content":)";
+                append_image_parts(text, "The pictures the tool results above returned:", pictures);
+                text += '}';
+            }
+        }
     }
     text += R"(],"stream":)";
     text += settings_.stream ? "true" : "false";

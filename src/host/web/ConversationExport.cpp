@@ -27,19 +27,6 @@ std::string shown_tool_name(std::string_view qualified) {
     return std::string(qualified.substr(0, split)) + " › " + std::string(qualified.substr(split + 2));
 }
 
-/// A fenced block that its content cannot close: the fence is longer than any run of backticks in it.
-std::string fenced(std::string_view content, std::string_view language = {}) {
-    std::size_t longest = 0, run = 0;
-    for (char c : content) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-    std::string block = fence + std::string(language) + "\n" + std::string(content);
-    if (!block.ends_with('\n')) block += '\n';
-    return block + fence + "\n";
-}
-
 std::string markdown(const StoredSession& conversation) {
     std::string out = "# " + (conversation.title.empty() ? std::string("Chat") : conversation.title) + "\n\n";
     out += "_Exported from mcpkit host; " + std::to_string(conversation.history.size()) + " messages";
@@ -50,7 +37,7 @@ std::string markdown(const StoredSession& conversation) {
         switch (message.role) {
         case Role::user:
             out += "## You\n\n" + message.content + "\n";
-            if (!message.context.empty()) out += "\n_Context from the app views:_\n\n" + fenced(message.context);
+            if (!message.context.empty()) out += "\n_Context from the app views:_\n\n" + fenced_block(message.context);
             break;
         case Role::assistant:
             out += "## Assistant" + (message.model.empty() ? std::string() : " (" + message.model + ")") + "\n\n";
@@ -59,12 +46,12 @@ std::string markdown(const StoredSession& conversation) {
             if (!message.content.empty()) out += message.content + "\n";
             for (const auto& call : message.tool_calls)
                 out += "\n**Tool call:** " + shown_tool_name(call.name) + "\n\n" +
-                       fenced(json::serialize(call.arguments), "json");
+                       fenced_block(json::serialize(call.arguments), "json");
             if (!message.ending.empty()) out += "\n_" + message.ending + "_\n";
             break;
         case Role::tool: {
             std::string what = message.refused ? "Not run" : message.is_error ? "Failed" : "Result";
-            out += "### " + what + ": " + shown_tool_name(message.tool_name) + "\n\n" + fenced(message.content);
+            out += "### " + what + ": " + shown_tool_name(message.tool_name) + "\n\n" + fenced_block(message.content);
             break;
         }
         }

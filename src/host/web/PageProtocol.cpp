@@ -1,5 +1,7 @@
 #include "host/web/PageProtocol.hpp"
 
+#include "host/web/PageFields.hpp"
+
 #include "host/chat/UserQuestions.hpp"
 #include "host/coordinator/ToolNames.hpp"
 
@@ -10,57 +12,14 @@
 
 #include <mcp/JsonFields.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+
 namespace mcpkit::host {
 namespace asio = boost::asio;
 namespace json = boost::json;
 namespace json_fields = mcp::json_fields;
-
-namespace {
-
-/// A field the page must send, with its type checked; throws std::invalid_argument naming it.
-class Fields {
-public:
-    Fields(const json::object& payload, std::string type) : payload_(payload), type_(std::move(type)) {}
-
-    std::string text(std::string_view name, bool required = true) const {
-        auto* value = payload_.if_contains(name);
-        if (!value || value->is_null()) {
-            if (required) fail(name, "is missing");
-            return {};
-        }
-        if (!value->is_string()) fail(name, "must be a string");
-        return std::string(value->get_string());
-    }
-    std::string one_of(std::string_view name, std::initializer_list<std::string_view> choices) const {
-        std::string value = text(name);
-        for (auto choice : choices)
-            if (value == choice) return value;
-        std::string list;
-        for (auto choice : choices) list += (list.empty() ? "\"" : ", \"") + std::string(choice) + "\"";
-        fail(name, "must be one of " + list + ", not \"" + value + "\"");
-    }
-    json::object object(std::string_view name) const {
-        auto* value = payload_.if_contains(name);
-        if (!value || value->is_null()) return {};
-        if (!value->is_object()) fail(name, "must be an object");
-        return value->get_object();
-    }
-    const json::array* array(std::string_view name) const {
-        auto* value = payload_.if_contains(name);
-        if (!value || value->is_null()) return nullptr;
-        if (!value->is_array()) fail(name, "must be an array");
-        return &value->get_array();
-    }
-    [[noreturn]] void fail(std::string_view name, const std::string& why) const {
-        throw std::invalid_argument(type_ + ".payload." + std::string(name) + " " + why);
-    }
-
-private:
-    const json::object& payload_;
-    std::string type_;
-};
-
-}  // namespace
 
 PageProtocol::PageProtocol(asio::any_io_executor executor, SessionManager& sessions, Conversation& conversation,
                            McpCoordinator& coordinator, ToolRunner& tools, PageFrames& frames, HostLog& log)
@@ -182,7 +141,7 @@ void PageProtocol::handle(const std::shared_ptr<WebSocketClient>& client, std::s
 
 void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, const std::shared_ptr<ChatSession>& session,
                             const std::string& type, const json::object& payload) {
-    Fields fields(payload, type);
+    PageFields fields(payload, type);
     if (type == "open_conversation") {
         open_conversation(client, session, fields.text("sessionId", false));
         return;
@@ -194,18 +153,19 @@ void PageProtocol::dispatch(const std::shared_ptr<WebSocketClient>& client, cons
         if (auto* attachments = fields.array("attachments")) {
             for (const auto& item : *attachments) {
                 if (!item.is_object()) fields.fail("attachments", "must hold objects {server, uri}");
-                Fields attachment(item.get_object(), "message.attachments[]");
+                PageFields attachment(item.get_object(), "message.payload.attachments[]", true);
                 input.attachments.push_back({attachment.text("server"), attachment.text("uri")});
             }
         }
         if (json::object prompt = fields.object("prompt"); !prompt.empty()) {
-            Fields use(prompt, "message.prompt");
+            PageFields use(prompt, "message.payload.prompt", true);
             json::object arguments = use.object("arguments");
             for (const auto& [name, value] : arguments)
                 if (!value.is_string()) use.fail("arguments." + std::string(name), "must be a string");
             input.prompt = UserInput::PromptUse{use.text("server"), use.text("name"), std::move(arguments)};
         }
-        if (input.text.empty() && !input.prompt) fields.fail("text", "is empty");
+        if (auto* files = fields.array("files")) input.files = attached_files(*files);
+        if (input.text.empty() && !input.prompt && input.files.empty()) fields.fail("text", "is empty");
         if (session->turn_running)
             throw std::invalid_argument("an answer is still being written; wait for it or stop it first");
         session->turn_running = true;  // at once, so a second message right behind is refused
@@ -342,7 +302,7 @@ asio::awaitable<void> PageProtocol::list_models(std::shared_ptr<WebSocketClient>
 
 void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& client, ChatSession& session,
                                    const std::string& id_field, const json::object& payload) {
-    Fields fields(payload, "answer");
+    PageFields fields(payload, "answer");
     std::string id = fields.text(id_field);
     if (!session.answers.answer(id, payload))
         client->send(PageFrames::error("nothing is waiting for an answer to " + id + " (answered already, or expired)"));
@@ -351,7 +311,7 @@ void PageProtocol::answer_question(const std::shared_ptr<WebSocketClient>& clien
 }
 
 void PageProtocol::update_view_context(WebSocketClient& client, ChatSession& session, const json::object& payload) {
-    Fields fields(payload, "app_request");
+    PageFields fields(payload, "app_request");
     std::string request_id = fields.text("requestId");
     // The view is named by its url, the same in every tab and after a reload, so that it has one
     // context however many frames show it; its server and tool are the host's own record.
