@@ -226,7 +226,11 @@ describe('edits and answers asked again', () => {
     await page.getByTestId('user-message').getByTestId('version-next').click();
     await shown(page, 'assistant-message', 'second try');
 
+    // Copy gives the answer's markdown.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByTestId('assistant-message').hover();
+    await page.getByTestId('copy-answer').click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'second try');
     await page.getByTestId('regenerate').click();
     const answerVersions = page.getByTestId('assistant-message').getByTestId('version-count');
     await answerVersions.filter({ hasText: '2 / 2' }).waitFor();

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { startFakeLlm } from './fake-llm.mjs';
+import { launchChromium, newProfile, openPage, screenshot, send, turnOver } from './host-browser.mjs';
 import { chat, connectPage, startHost, workFolder, writeConfig } from './host-support.mjs';
 
 const TEST = { timeout: 60000 };
@@ -26,7 +27,9 @@ before(async () => {
   llm = await startFakeLlm();
 });
 
+let browser;
 after(async () => {
+  await browser?.close();
   for (const host of hosts) await host.stop();
   await llm?.close();
   work.remove();
@@ -124,5 +127,31 @@ describe('long results', () => {
     assert.match(toolMessage(chats()[1]).content, /No tool result in this conversation has the id "no-such-call"/);
     assert.equal(wrong.frames.find((frame) => frame.type === 'status' && frame.payload.state === 'complete').payload.isError, true);
     page.close();
+  });
+});
+
+describe('on the page', () => {
+  test('search_tools and a 1 MiB result show as cards; the whole result is there, folded', TEST, async () => {
+    const config = writeConfig(work.folder, { mcpServers: { many: manyTools(300) } }, 'page.json');
+    const host = await startHost({ config, llm });
+    hosts.push(host);
+    browser = await launchChromium();
+    const page = await openPage(await newProfile(browser), host.url, { servers: ['many'] });
+    await send(page, 'call search_tools {"query": "weather forecast"}');
+    await turnOver(page);
+    const search = page.getByTestId('tool-card').first();
+    assert.match(await search.locator('header').innerText(), /host\s*›\s*search_tools\s*weather forecast/);
+    await search.getByTestId('tool-card-toggle').click();
+    await search.locator('.tool-result', { hasText: 'many__weather_forecast' }).waitFor();
+
+    await send(page, 'call many__big_result {"bytes": 1048576}');
+    await turnOver(page, 30000);
+    const big = page.getByTestId('tool-card').last();
+    assert.equal(await big.getAttribute('data-expanded'), 'false', 'folded');
+    await big.getByTestId('tool-card-toggle').click();
+    const shown = await big.locator('.tool-result').evaluate((node) => node.textContent.length);
+    assert.ok(shown >= 1048576, `the whole result is on the page (${shown} characters)`);
+    await screenshot(page, 'host-long-result');
+    assert.deepEqual(page.errors, []);
   });
 });

@@ -137,6 +137,8 @@ export function createCards({ add, changed, settleReasoning, findTool, viewResou
 
   function status(payload) {
     const entry = card(payload.callId, payload.tool);
+    // The host's own tools (search_tools, read_tool_result) are no server's: the frame says whose.
+    if (payload.server && !entry.server) nameCard(entry, payload.tool, payload.server);
     // "Calling …" and "Done" say what the card's line says already.
     if (payload.message && payload.state === 'complete' && payload.message !== 'Done') {
       entry.refs.message.textContent = payload.message;
