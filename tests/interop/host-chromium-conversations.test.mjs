@@ -244,6 +244,48 @@ describe('edits and answers asked again', () => {
   });
 });
 
+describe('nothing lost on the way', () => {
+  test('a host killed while an answer is asked again still has the earlier answer', TEST, async () => {
+    const store = `sqlite:${path.join(bed.work.folder, 'regenerate.db')}`;
+    const host = await newHost({ store });
+    const page = await connectPage(host.port);
+    const first = await chat(page, 'slow 20 20', { ms: 30000 });
+    const answer = first.frames.find((frame) => frame.type === 'text').payload.messageId;
+    page.send('regenerate', { messageId: answer });
+    await page.next('text', (p) => p.messageId !== answer, 15000);
+    host.child.kill('SIGKILL');
+    await host.child.exited;
+    const again = await newHost({ store, port: host.port });
+    const back = await connectPage(again.port, { sessionId: page.connection.sessionId });
+    const history = (await back.next('history')).messages;
+    assert.deepEqual(history.map((message) => message.role), ['user', 'assistant']);
+    assert.match(history[1].content, /^chunk 1 [\s\S]*chunk 20 $/, 'the earlier answer, whole');
+    back.close();
+  });
+
+  test('a chat deleted while its answer is written stays deleted, and its page hears no more of it', TEST, async () => {
+    const host = await newHost();
+    const page = await connectPage(host.port);
+    const id = page.connection.sessionId;
+    page.send('message', { text: 'slow 40 50' });
+    await page.next('text', () => true, 15000);
+    page.send('delete_conversation', { sessionId: id });
+    await page.next('conversation', (p) => p.sessionId === id && p.deleted);
+    page.send('open_conversation', {});
+    const opened = page.frames.length;
+    await page.next('connection', (p) => p.state === 'opened');
+    await page.next('history', () => true, 15000, opened);  // the new chat's greeting
+    const after = page.frames.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(page.frames.slice(after).filter((frame) => ['text', 'turn', 'history'].includes(frame.type)), [],
+      'nothing of the deleted chat reaches the new one');
+    page.send('list_conversations', { requestId: 'after-delete' });
+    const list = await page.next('conversations', (p) => p.requestId === 'after-delete');
+    assert.ok(!list.items.some((item) => item.sessionId === id), 'not listed again');
+    page.close();
+  });
+});
+
 describe('the frames and the export, checked', () => {
   test('wrong fields are named; the export needs the token and a known chat', TEST, async () => {
     const host = await newHost();

@@ -8,7 +8,10 @@ const PICTURES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const MAX_PICTURE = 700 * 1024;
 const MAX_TEXT = 200 * 1024;
 const MAX_FILES = 4;
-export const FILE_LIMITS = 'Pictures (PNG, JPEG, GIF, WebP) up to 700 KB, text files up to 200 KB, 4 at most.';
+// A page's WebSocket message is at most 1 MiB: the files of one message, with room for the rest.
+const MAX_TOTAL = 900 * 1024;
+export const FILE_LIMITS = 'Pictures (PNG, JPEG, GIF, WebP) up to 700 KB, text files up to 200 KB, 4 at most and 900 KB in all.';
+const sizeOf = (file) => (file.data ? file.data.length : new TextEncoder().encode(file.text).length);
 
 const isText = (file) => file.type.startsWith('text/') || file.type === 'application/json' ||
   (!file.type && /\.(txt|md|csv|log|json|ya?ml|toml|ini|xml|html?|css|js|mjs|ts|tsx|py|rb|go|rs|java|kt|c|cc|cpp|h|hpp|sh|sql)$/i.test(file.name));
@@ -41,13 +44,19 @@ export function createFileAttachments({ area, picker, onError, changed = () => {
     for (const file of list) {
       if (files.length >= MAX_FILES) { onError(`At most ${MAX_FILES} files a message.`); break; }
       try {
+        let entry;
         if (PICTURES.includes(file.type)) {
           if (file.size > MAX_PICTURE) { onError(`${file.name} is over 700 KB. ${FILE_LIMITS}`); continue; }
           const url = await readAs(file, 'url');
-          files.push({ name: file.name, mimeType: file.type, data: url.slice(url.indexOf(',') + 1), url });
+          entry = { name: file.name, mimeType: file.type, data: url.slice(url.indexOf(',') + 1), url };
         } else if (isText(file)) {
           if (file.size > MAX_TEXT) { onError(`${file.name} is over 200 KB. ${FILE_LIMITS}`); continue; }
-          files.push({ name: file.name, mimeType: file.type || 'text/plain', text: await readAs(file, 'text') });
+          entry = { name: file.name, mimeType: file.type || 'text/plain', text: await readAs(file, 'text') };
+        }
+        if (entry) {
+          const total = files.reduce((sum, each) => sum + sizeOf(each), 0) + sizeOf(entry);
+          if (total > MAX_TOTAL) { onError(`With ${file.name} the files come to over 900 KB. ${FILE_LIMITS}`); continue; }
+          files.push(entry);
         } else {
           onError(`${file.name} is neither a picture nor a text file. ${FILE_LIMITS}`);
         }

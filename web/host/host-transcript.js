@@ -262,7 +262,7 @@ export function createTranscript({ root, jump, empty, announce, findTool, viewRe
       dialog.replaceWith(el('p', { class: `approval-answer decision-${decisions[i]}`, text: answer.arguments ? `${text}, with the arguments edited` : text }));
       entry.approval = null;
       if (entry.node.dataset.state === 'approval') setState(entry, 'processing');
-      onApproved();
+      onApproved(decisions[i]);
     }));
     entry.approval?.remove();
     entry.approval = dialog;

@@ -61,6 +61,7 @@ const endedTurns = new Set();
 const pending = new Map();            // requestId → { onAnswer, onError }
 let lastSent = null;                  // the bubble of the message waiting for its turn to start
 let ownTurn = null;                   // { turnId, bubble } of the turn this tab's message started
+let approvalsStale = false;           // a standing approval was given: the list is asked for again
 
 function send(type, payload = {}) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -174,7 +175,9 @@ const transcript = createTranscript({
   send,
   focusComposer: () => composer.focus(),
   apps,
-  onApproved: () => approvals.refresh(),
+  // The host records a standing approval as the call goes on, not when the answer arrives: the
+  // list is asked for once the call ends (its `status` complete).
+  onApproved: (decision) => { if (decision === 'conversation' || decision === 'always') approvalsStale = true; },
 });
 
 const panel = createServerPanel({
@@ -262,6 +265,8 @@ const HANDLERS = {
     if (payload.state === 'opened') {
       // Another conversation on the same connection: what follows is its history.
       setRunning(null, { flush: false });
+      composer.clearQueue();
+      transcript.reset();
       chats.markCurrent();
       return;
     }
@@ -336,6 +341,10 @@ const HANDLERS = {
   status(payload) {
     if (payload.state !== 'complete') followTurn(payload.turnId);
     transcript.status(payload);
+    if (payload.state === 'complete' && approvalsStale) {
+      approvalsStale = false;
+      approvals.refresh();
+    }
   },
   progress: (payload) => transcript.progress(payload),
   task: (payload) => transcript.task(payload),
@@ -388,8 +397,8 @@ function openConversation(id) {
     return;
   }
   if (!send('open_conversation', id ? { sessionId: id } : {})) return;
-  composer.clearQueue();
-  transcript.reset();
+  // The transcript changes when the host says the page shows the other chat (`connection`
+  // opened, then its history), not before: it may refuse (a chat deleted meanwhile).
   closeChats();
   composer.focus();
 }

@@ -73,6 +73,8 @@ public:
     void send_queued();
     void attach(const std::shared_ptr<SessionClient>& client);
     void detach(const SessionClient* client);
+    /// Every page leaves it (the conversation was deleted).
+    void detach_all() { clients_.clear(); }
     std::size_t clients() const { return clients_.size(); }
 
 
@@ -119,6 +121,8 @@ public:
     /// when its activity was last written there, and the store's revision of it that this copy
     /// holds (another instance sharing the store may have moved on since).
     bool in_store = false;
+    /// The user deleted it: a turn still ending writes nothing more to the store.
+    bool removed = false;
     std::int64_t stored_active = 0;
     std::int64_t stored_revision = 0;
 

@@ -36,10 +36,18 @@ Conversation::Conversation(McpCoordinator& coordinator, LanguageModel* model, Ch
 
 void Conversation::record(ChatSession& session, ChatMessage message) {
     message.created_at = now_milliseconds();
-    // The first message after an edit's or a new answer's cut carries the versions it replaced.
+    // The first message after an edit's or a new answer's cut carries the versions it replaced,
+    // and replaces in the store the stretch it kept until now (a host that stops before this
+    // still has it there).
+    std::optional<std::size_t> replaces;
     if (session.carried_versions) {
         carry_versions(message, std::move(session.carried_versions->versions));
+        replaces = session.carried_versions->at;
         session.carried_versions.reset();
+    }
+    if (session.removed) {  // deleted meanwhile: nothing more goes to the store
+        session.history.push_back(std::move(message));
+        return;
     }
     try {
         if (!session.in_store) {
@@ -47,7 +55,8 @@ void Conversation::record(ChatSession& session, ChatMessage message) {
             session.in_store = true;
             session.stored_active = message.created_at;
         }
-        session.stored_revision = store_.append(session.id(), message);
+        session.stored_revision = replaces ? store_.replace_from(session.id(), *replaces, {message})
+                                           : store_.append(session.id(), message);
     } catch (const std::exception& e) {
         log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
     }
@@ -59,7 +68,7 @@ void Conversation::add_usage(ChatSession& session, const TokenUsage& usage) {
     session.usage.completion_tokens += usage.completion_tokens;
     session.usage.total_tokens += usage.total_tokens ? usage.total_tokens : usage.prompt_tokens + usage.completion_tokens;
     try {
-        store_.set_usage(session.id(), session.usage);
+        if (!session.removed) store_.set_usage(session.id(), session.usage);
     } catch (const std::exception&) {
     }
     events_.usage(session, session.usage);
@@ -109,7 +118,7 @@ void Conversation::keep_unfinished(ChatSession& session) {
     std::int64_t now = now_milliseconds();
     // A second after the answer began, then every second: an answer written within a second (most
     // of them, and every one in a benchmark) costs the store nothing.
-    if (now - std::max(answer.started_at, answer.saved_at) < 1000 || !session.in_store) return;
+    if (now - std::max(answer.started_at, answer.saved_at) < 1000 || !session.in_store || session.removed) return;
     answer.saved_at = now;
     ChatMessage copy;
     copy.id = answer.message_id;
@@ -130,7 +139,7 @@ void Conversation::keep_unfinished(ChatSession& session) {
 void Conversation::finish_answer(ChatSession& session) {
     bool saved = session.answer && session.answer->saved_at != 0;
     session.answer.reset();
-    if (!saved) return;
+    if (!saved || session.removed) return;
     try {
         store_.keep_unfinished(session.id(), nullptr);
     } catch (const std::exception& e) {
@@ -223,7 +232,7 @@ bool Conversation::cut_for(ChatSession& session, const UserInput& input) {
     carried->versions = cut_stretch(session.history, at);
     carried->at = at;
     session.carried_versions = std::move(carried);
-    replaced_from(session, at);
+    events_.history_changed(session);  // the store keeps the stretch until its replacement comes
     return true;
 }
 
@@ -236,13 +245,13 @@ void Conversation::restore_cut(ChatSession& session) {
     back.front().other_versions = std::move(others);
     back.front().version = place;
     session.history.insert(session.history.end(), std::make_move_iterator(back.begin()), std::make_move_iterator(back.end()));
-    replaced_from(session, carried->at);
+    events_.history_changed(session);  // the store never lost it
 }
 
 void Conversation::replaced_from(ChatSession& session, std::size_t index) {
     std::vector<ChatMessage> tail(session.history.begin() + static_cast<std::ptrdiff_t>(index), session.history.end());
     try {
-        if (session.in_store) session.stored_revision = store_.replace_from(session.id(), index, tail);
+        if (session.in_store && !session.removed) session.stored_revision = store_.replace_from(session.id(), index, tail);
     } catch (const std::exception& e) {
         log_.error("Session", "store_failed", {{"sessionId", session.id()}, {"error", e.what()}});
     }

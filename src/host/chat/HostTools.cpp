@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 namespace mcpkit::host {
@@ -64,7 +65,9 @@ std::optional<std::int64_t> integer_argument(const json::object& arguments, std:
     if (!value || value->is_null()) return fallback;
     if (value->is_int64()) return value->get_int64();
     if (value->is_uint64()) return static_cast<std::int64_t>(std::min<std::uint64_t>(value->get_uint64(), INT64_MAX));
-    if (value->is_double() && value->get_double() == static_cast<double>(static_cast<std::int64_t>(value->get_double())))
+    // A whole number within range only: casting 1e300 would be undefined.
+    if (value->is_double() && std::fabs(value->get_double()) < 9.0e18 &&
+        value->get_double() == static_cast<double>(static_cast<std::int64_t>(value->get_double())))
         return static_cast<std::int64_t>(value->get_double());
     return std::nullopt;
 }

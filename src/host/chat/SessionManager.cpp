@@ -54,9 +54,13 @@ std::shared_ptr<ChatSession> SessionManager::open_existing(const std::string& id
 
 void SessionManager::take_stored(ChatSession& session, StoredSession& stored) {
     session.history = std::move(stored.history);
+    // The host stopped mid-answer (the copy goes once the answer is recorded): what was shown of
+    // it joins the history, saying so. In a store other hosts share (Redis), a copy saved within
+    // the last 30 s may be another host's answer still being written (it saves every second):
+    // left alone, it is taken up by whoever loads the session once it has gone quiet.
+    if (stored.unfinished && store_.shared() && now_milliseconds() - stored.unfinished->created_at < 30000)
+        stored.unfinished.reset();
     if (stored.unfinished) {
-        // The host stopped mid-answer (the copy goes once the answer is recorded): what was shown
-        // of it joins the history, saying so.
         bool recorded = std::any_of(session.history.begin(), session.history.end(),
                                     [&](const ChatMessage& message) { return message.id == stored.unfinished->id; });
         try {
@@ -113,6 +117,7 @@ std::shared_ptr<ChatSession> SessionManager::remove(const std::string& id) {
     if (auto it = sessions_.find(id); it != sessions_.end()) {
         session = std::move(it->second);
         sessions_.erase(it);
+        session->removed = true;
     }
     store_.remove(id);
     return session;

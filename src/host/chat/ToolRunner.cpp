@@ -116,7 +116,8 @@ asio::awaitable<bool> ToolRunner::approved(ChatSession& session, const ToolCall&
         co_return true;
     ApprovalQuestion question{call.id, call.name, tool.server, call.arguments, tool.tool.description, {}, {}};
     // Allowed once for good, then redefined by its server: the user decides again, knowing what changed.
-    const StandingApprovals& before = always_.changes(call.name, tool.tool).empty() ? session.always_allowed : always_;
+    bool redefined_since_always = !always_.changes(call.name, tool.tool).empty();  // named: g++ 12, coroutines
+    const StandingApprovals& before = redefined_since_always ? always_ : session.always_allowed;
     if (auto changed = before.changes(call.name, tool.tool); !changed.empty()) {
         question.changed = std::move(changed);
         question.previous_description = before.allowed_description(call.name);

@@ -219,7 +219,12 @@ std::vector<MessageImage> images_for_model(const ChatMessage& message) {
         auto* type = block.if_contains("type");
         if (!type || !type->is_string() || type->get_string() != "image") continue;
         std::string mime = text_at(block, "mimeType"), data = text_at(block, "data");
-        if (mime.starts_with("image/") && !data.empty()) images.push_back({std::move(mime), std::move(data), {}});
+        // What every provider takes, within their limits (Anthropic's is 5 MB a picture): another
+        // kind or size from a server would make every later request of the conversation fail.
+        bool takeable = mime == "image/png" || mime == "image/jpeg" || mime == "image/gif" || mime == "image/webp";
+        // (The result's text already names each picture, so one left out here is still said.)
+        if (!data.empty() && takeable && data.size() / 4 * 3 <= 3'500'000)
+            images.push_back({std::move(mime), std::move(data), {}});
     }
     return images;
 }

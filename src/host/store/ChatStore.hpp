@@ -101,6 +101,9 @@ public:
     virtual void forget_approval(const std::string& qualified_name) = 0;
     /// Removes sessions inactive since `before`; returns how many.
     virtual std::size_t remove_inactive(std::int64_t before) = 0;
+    /// Whether other host instances may write it at the same time (Redis): one host's unfinished
+    /// answer may then be another's answer still being written.
+    virtual bool shared() const { return false; }
     /// "sqlite:PATH", "redis://HOST:PORT": for /health.
     virtual std::string description() const = 0;
 };

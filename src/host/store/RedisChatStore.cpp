@@ -171,6 +171,7 @@ public:
     // Redis expires idle sessions by itself (EXPIRE on every touch).
     std::size_t remove_inactive(std::int64_t) override { return 0; }
 
+    bool shared() const override { return true; }
     std::string description() const override { return "redis://" + redis_.address().where() + "/" + std::to_string(redis_.address().database); }
 
 private:

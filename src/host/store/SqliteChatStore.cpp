@@ -216,10 +216,18 @@ private:
     /// Files written before the list of conversations have no title, time of last message or
     /// unfinished answer: the columns are added, and filled from the messages already there.
     void add_conversation_columns() {
-        Statement columns(database_, "SELECT 1 FROM pragma_table_info('host_sessions') WHERE name = 'updated_at'");
-        if (!columns.step()) {
-            exec("BEGIN IMMEDIATE;"
-                 "ALTER TABLE host_sessions ADD COLUMN title TEXT;"
+        auto has_columns = [&] {
+            Statement columns(database_, "SELECT 1 FROM pragma_table_info('host_sessions') WHERE name = 'updated_at'");
+            return columns.step();
+        };
+        if (!has_columns()) {
+            exec("BEGIN IMMEDIATE;");
+            // Another host opening the same file may have added them meanwhile.
+            if (has_columns()) {
+                exec("COMMIT;");
+                return add_conversation_index();
+            }
+            exec("ALTER TABLE host_sessions ADD COLUMN title TEXT;"
                  "ALTER TABLE host_sessions ADD COLUMN updated_at INTEGER;"
                  "ALTER TABLE host_sessions ADD COLUMN unfinished TEXT;"
                  "UPDATE host_sessions SET updated_at = last_active "
@@ -231,6 +239,9 @@ private:
                 if (auto first = stored_message(firsts.text(1))) rename(firsts.text(0), conversation_title(*first));
             exec("COMMIT;");
         }
+        add_conversation_index();
+    }
+    void add_conversation_index() {
         exec("CREATE INDEX IF NOT EXISTS host_sessions_by_update ON host_sessions(updated_at DESC, id DESC) "
              "WHERE updated_at IS NOT NULL;");
     }

@@ -57,6 +57,9 @@ void PageProtocol::delete_conversation(const std::string& id) {
         // Its answer stops and its questions close; its pages learn below that it is gone.
         conversation_.stop(*session);
         session->broadcast(PageFrames::conversation_deleted(id));
+        session->send_queued();
+        // Its pages hear nothing more of it (the turn ending, say): they open another.
+        session->detach_all();
     }
     log_.info("Session", "conversation_deleted", {{"sessionId", id}});
     broadcast_all(PageFrames::conversation_deleted(id));
