@@ -27,12 +27,13 @@ using namespace mcpkit::analyze;
 namespace {
 
 std::atomic<bool> interrupted{false};
+const char* progress_noun = "files";
 
 void draw_progress(std::size_t done, std::size_t total) {
     constexpr int width = 30;
     int filled = total ? static_cast<int>(double(done) / double(total) * width) : width;
-    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", filled, "##############################", width - filled, "",
-                 done, total);
+    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %s", filled, "##############################", width - filled, "", done, total,
+                 progress_noun);
     if (done == total) std::fputc('\n', stderr);
     std::fflush(stderr);
 }
@@ -111,6 +112,19 @@ void print_file_text(const FileReport& file) {
 
 }  // namespace
 
+FileProgress file_progress(const std::string& mode, const char* noun) {
+    FileProgress progress;
+    progress_noun = noun;
+    if (mode == "always" || (mode == "auto" && ::isatty(STDERR_FILENO))) progress.draw = draw_progress;
+    // The first Ctrl-C stops the run and prints what is done; a second one ends the process at once.
+    std::signal(SIGINT, [](int) {
+        interrupted.store(true);
+        std::signal(SIGINT, SIG_DFL);
+    });
+    progress.interrupted = &interrupted;
+    return progress;
+}
+
 void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& arguments) {
     CLI::App* report = analyze.add_subcommand("report", "Analyse a file or a directory tree and print a report");
     report->add_option("path", arguments.path, "File or directory to analyse")->required();
@@ -177,14 +191,10 @@ int run_analyze_report(const AnalyzeReportArguments& arguments) {
     options.max_file_bytes = arguments.max_file_bytes;
     options.threads = arguments.threads;
     if (!arguments.no_cache) options.cache_path = arguments.cache_path.empty() ? AnalysisCache::default_path() : arguments.cache_path;
-    bool show_progress = arguments.progress == "always" || (arguments.progress == "auto" && ::isatty(STDERR_FILENO));
-    if (show_progress) options.progress = draw_progress;
-    // The first Ctrl-C stops the run and prints what is done; a second one ends the process at once.
-    std::signal(SIGINT, [](int) {
-        interrupted.store(true);
-        std::signal(SIGINT, SIG_DFL);
-    });
-    options.cancel = &interrupted;
+    FileProgress progress = file_progress(arguments.progress, "files");
+    bool show_progress = static_cast<bool>(progress.draw);
+    options.progress = progress.draw;
+    options.cancel = progress.interrupted;
     try {
         ProjectReport report = analyze_project(arguments.path, options);
         if (show_progress && report.cancelled) std::fputc('\n', stderr);  // the bar stopped short of its own line end

@@ -1,9 +1,11 @@
 #pragma once
-// `mcpkit analyze` (the MCP server) and `mcpkit analyze report`.
+// `mcpkit analyze` (the MCP server), `mcpkit analyze report` and the navigation commands.
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,37 @@ void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& argum
 int run_analyze_server(const AnalyzeServerArguments& arguments);
 
 void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& arguments);
+
+/// What the report and the navigation commands share: a progress bar of files on stderr (when
+/// `mode` is always, or auto and stderr is a terminal), and Ctrl-C that stops the run and prints
+/// what is done (a second one ends the process).
+struct FileProgress {
+    std::function<void(std::size_t done, std::size_t total)> draw;  ///< empty when not shown
+    const std::atomic<bool>* interrupted = nullptr;
+};
+FileProgress file_progress(const std::string& mode, const char* noun);
 int run_analyze_report(const AnalyzeReportArguments& arguments);
+
+/// `analyze find|refs|callers|callees|types|dead|impact` (AnalyzeNavigate.cpp).
+struct AnalyzeNavigationArguments {
+    std::string command;  ///< which of them was given
+    std::string root = ".";
+    std::string target;
+    std::string kind;
+    std::string path;
+    bool json = false;
+    bool no_cache = false;
+    std::string cache_path;
+    std::size_t limit = 100;
+    std::size_t offset = 0;
+    int depth = 2;
+    bool up = false;
+    bool include_exported = false;
+    std::string base = "HEAD";
+    std::string diff_file;
+    std::string progress = "auto";
+};
+void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArguments& arguments);
+int run_analyze_navigation(const AnalyzeNavigationArguments& arguments);
 
 }  // namespace mcpkit::cli

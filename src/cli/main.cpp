@@ -48,12 +48,14 @@ int main(int argc, char** argv) {
     CLI::App* analyze = nullptr;
     mcpkit::cli::AnalyzeServerArguments analyze_server;
     mcpkit::cli::AnalyzeReportArguments analyze_report;
+    mcpkit::cli::AnalyzeNavigationArguments analyze_navigation;
     if (wanted("analyze")) {
         analyze = app.add_subcommand(
             "analyze", "Code-analysis MCP server (stdio, or --http); `analyze report PATH` prints a report instead");
         analyze->require_subcommand(0, 1);
         mcpkit::cli::add_analyze_server_options(*analyze, analyze_server);
         mcpkit::cli::add_analyze_report_command(*analyze, analyze_report);
+        mcpkit::cli::add_analyze_navigation_commands(*analyze, analyze_navigation);
     }
     mcpkit::cli::DevConsoleArguments devconsole;
     if (wanted("devconsole")) mcpkit::cli::add_devconsole_command(app, devconsole);
@@ -75,6 +77,8 @@ int main(int argc, char** argv) {
         }
         if (chosen == "review") return mcpkit::cli::run_review(review);
         if (chosen == "analyze" && analyze->got_subcommand("report")) return mcpkit::cli::run_analyze_report(analyze_report);
+        if (chosen == "analyze" && !analyze_navigation.command.empty())
+            return mcpkit::cli::run_analyze_navigation(analyze_navigation);
         if (chosen == "analyze") return mcpkit::cli::run_analyze_server(analyze_server);
         if (chosen == "devconsole") return mcpkit::cli::run_devconsole(devconsole);
         if (chosen == "host") return mcpkit::cli::run_host(host);

@@ -1,6 +1,7 @@
 #include "analyze/project/AnalysisCache.hpp"
 
 #include "analyze/AnalyzerFingerprint.hpp"
+#include "analyze/NavigationFingerprint.hpp"
 #include <mcp/PrivateFiles.hpp>
 
 #include <boost/json.hpp>
@@ -16,6 +17,7 @@ namespace mcpkit::analyze {
 namespace {
 // A report is reused only by the analyzer that made it (see src/analyze/CMakeLists.txt).
 constexpr std::string_view analyzer_version = "analyze-" MCPKIT_ANALYZER_FINGERPRINT;
+constexpr std::string_view navigation_version = "symbols-" MCPKIT_NAVIGATION_FINGERPRINT;
 }  // namespace
 
 std::string content_hash(std::string_view content) {
@@ -48,17 +50,20 @@ AnalysisCache::AnalysisCache(const std::string& path, std::string variant) : var
         "CREATE TABLE IF NOT EXISTS reports (key TEXT PRIMARY KEY, report TEXT NOT NULL) WITHOUT ROWID;"
         "DROP TABLE IF EXISTS files;"
         "CREATE TABLE IF NOT EXISTS file_identities (path TEXT PRIMARY KEY, size INTEGER NOT NULL,"
-        " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;";
+        " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE IF NOT EXISTS symbols (key TEXT PRIMARY KEY, data BLOB NOT NULL);";
     if (sqlite3_exec(database_, schema, nullptr, nullptr, &failure) != SQLITE_OK ||
         sqlite3_prepare_v2(database_, "SELECT report FROM reports WHERE key = ?", -1, &select_, nullptr) != SQLITE_OK ||
         sqlite3_prepare_v2(database_,
                            "SELECT hash FROM file_identities WHERE path = ? AND size = ? AND mtime_ns = ? AND ctime_ns = ? "
                            "AND inode = ?",
-                           -1, &select_file_, nullptr) != SQLITE_OK) {
+                           -1, &select_file_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v2(database_, "SELECT data FROM symbols WHERE key = ?", -1, &select_symbols_, nullptr) != SQLITE_OK) {
         std::string message = failure ? failure : sqlite3_errmsg(database_);
         sqlite3_free(failure);
         sqlite3_finalize(select_);
         sqlite3_finalize(select_file_);
+        sqlite3_finalize(select_symbols_);
         sqlite3_close(database_);
         throw std::runtime_error("cannot use the analysis cache " + path + ": " + message +
                                  " (delete the file, or analyse without the cache)");
@@ -72,6 +77,7 @@ AnalysisCache::~AnalysisCache() {
     }
     sqlite3_finalize(select_);
     sqlite3_finalize(select_file_);
+    sqlite3_finalize(select_symbols_);
     sqlite3_close(database_);
 }
 
@@ -116,6 +122,31 @@ void AnalysisCache::store(const std::string& hash, const FileReport& report) {
     if (pending_bytes_ > max_pending_bytes) write_pending();
 }
 
+std::string AnalysisCache::symbols_key(const std::string& hash, Language language) const {
+    return std::string(navigation_version) + ":" + std::string(name(language)) + ":" + hash;
+}
+
+std::optional<std::string> AnalysisCache::find_symbols(const std::string& hash, Language language) {
+    std::string wanted = symbols_key(hash, language);
+    std::lock_guard lock(mutex_);
+    sqlite3_reset(select_symbols_);
+    sqlite3_bind_text(select_symbols_, 1, wanted.data(), static_cast<int>(wanted.size()), SQLITE_STATIC);
+    std::optional<std::string> bytes;
+    if (sqlite3_step(select_symbols_) == SQLITE_ROW)
+        bytes.emplace(static_cast<const char*>(sqlite3_column_blob(select_symbols_, 0)),
+                      static_cast<std::size_t>(sqlite3_column_bytes(select_symbols_, 0)));
+    sqlite3_reset(select_symbols_);
+    return bytes;
+}
+
+void AnalysisCache::store_symbols(const std::string& hash, Language language, std::string bytes) {
+    std::string key = symbols_key(hash, language);
+    std::lock_guard lock(mutex_);
+    pending_bytes_ += bytes.size();
+    pending_symbols_.emplace_back(std::move(key), std::move(bytes));
+    if (pending_bytes_ > max_pending_bytes) write_pending();
+}
+
 std::optional<std::string> AnalysisCache::known_hash(const std::string& absolute_path, const FileIdentity& identity) {
     std::lock_guard lock(mutex_);
     sqlite3_reset(select_file_);
@@ -148,7 +179,7 @@ std::string AnalysisCache::write_error() const {
 }
 
 void AnalysisCache::write_pending() {
-    if (pending_.empty() && pending_files_.empty()) return;
+    if (pending_.empty() && pending_files_.empty() && pending_symbols_.empty()) return;
     // IMMEDIATE takes the write lock now (waiting up to the busy timeout for another writer),
     // so the transaction cannot fail half-way for want of it.
     bool ok = sqlite3_exec(database_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
@@ -184,6 +215,19 @@ void AnalysisCache::write_pending() {
         }
         sqlite3_finalize(insert);
     }
+    if (ok) {
+        sqlite3_stmt* insert = nullptr;
+        ok = sqlite3_prepare_v2(database_, "INSERT OR REPLACE INTO symbols (key, data) VALUES (?, ?)", -1, &insert,
+                                nullptr) == SQLITE_OK;
+        for (std::size_t i = 0; ok && i < pending_symbols_.size(); ++i) {
+            const auto& [entry_key, bytes] = pending_symbols_[i];
+            sqlite3_bind_text(insert, 1, entry_key.data(), static_cast<int>(entry_key.size()), SQLITE_STATIC);
+            sqlite3_bind_blob(insert, 2, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
+            ok = sqlite3_step(insert) == SQLITE_DONE;
+            sqlite3_reset(insert);
+        }
+        sqlite3_finalize(insert);
+    }
     if (ok) ok = sqlite3_exec(database_, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
     if (!ok) {
         write_error_ = sqlite3_errmsg(database_);
@@ -191,6 +235,7 @@ void AnalysisCache::write_pending() {
     }
     pending_files_.clear();
     pending_.clear();
+    pending_symbols_.clear();
     pending_bytes_ = 0;
 }
 

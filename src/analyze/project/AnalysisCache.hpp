@@ -47,6 +47,11 @@ public:
     /// Queued; written in one transaction by flush().
     void store(const std::string& hash, const FileReport& report);
 
+    /// The navigation index's symbols of this content (SymbolsCodec bytes), if stored.
+    std::optional<std::string> find_symbols(const std::string& hash, Language language);
+    /// Queued like store().
+    void store_symbols(const std::string& hash, Language language, std::string bytes);
+
     /// The content hash last seen for this file when it had this identity: an unchanged file is
     /// then neither read nor hashed again (git's index does the same).
     std::optional<std::string> known_hash(const std::string& absolute_path, const FileIdentity& identity);
@@ -71,7 +76,10 @@ private:
     sqlite3* database_ = nullptr;
     sqlite3_stmt* select_ = nullptr;
     sqlite3_stmt* select_file_ = nullptr;
+    std::string symbols_key(const std::string& hash, Language language) const;
+    sqlite3_stmt* select_symbols_ = nullptr;
     std::vector<std::pair<std::string, std::string>> pending_;  ///< key, report JSON
+    std::vector<std::pair<std::string, std::string>> pending_symbols_;  ///< key, encoded symbols
     std::size_t pending_bytes_ = 0;
     struct SeenFile {
         std::string path;

@@ -1,23 +1,20 @@
 #include "analyze/project/ProjectAnalyzer.hpp"
 
 #include "analyze/project/AnalysisCache.hpp"
+#include "analyze/project/FileWorkers.hpp"
 #include "analyze/project/Glob.hpp"
 #include "analyze/project/SourceFiles.hpp"
 
 #include <boost/json.hpp>
 
-#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace mcpkit::analyze {
 
@@ -25,12 +22,6 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 namespace {
-
-std::size_t usable_cores() {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-    return std::max(1u, std::thread::hardware_concurrency());
-}
 
 // The settings a cached report depends on besides the content: the finding thresholds.
 std::string thresholds_variant(const FindingThresholds& thresholds) {
@@ -103,63 +94,25 @@ json::object totals_json(const LanguageTotals& totals) {
 
 ProjectReport analyze_project(const std::string& root_text, const ProjectOptions& options) {
     auto started = std::chrono::steady_clock::now();
-    std::error_code error;
-    fs::path root = fs::weakly_canonical(fs::path(root_text), error);
-    if (error || !fs::is_directory(root, error))
-        throw std::invalid_argument("projectPath " + root_text + " is not a directory that can be read" +
-                                    (error ? " (" + error.message() + ")" : std::string()));
+    fs::path root = tree_root(root_text, "projectPath");
     std::vector<Glob> include, exclude;
-    for (const std::string& pattern : options.include) {
-        if (auto problem = glob_problem(pattern); !problem.empty())
-            throw std::invalid_argument("include pattern \"" + pattern + "\" " + problem);
-        include.emplace_back(pattern);
-    }
-    for (const std::string& pattern : options.exclude) {
-        if (auto problem = glob_problem(pattern); !problem.empty())
-            throw std::invalid_argument("exclude pattern \"" + pattern + "\" " + problem);
-        exclude.emplace_back(pattern);
-    }
+    compile_globs(options, include, exclude);
 
     ProjectReport report;
     report.root = root.string();
     std::vector<Candidate> candidates = find_files(root, options, include, exclude, report.skipped);
 
-    std::unique_ptr<AnalysisCache> cache;
-    if (!options.cache_path.empty()) {
-        try {
-            cache = std::make_unique<AnalysisCache>(options.cache_path, thresholds_variant(options.file.thresholds));
-        } catch (const std::runtime_error& error) {
-            report.warnings.push_back(std::string(error.what()) + "; this run did without it");
-        }
-    }
+    std::unique_ptr<AnalysisCache> cache = open_cache(options.cache_path, thresholds_variant(options.file.thresholds), report.warnings);
 
     std::vector<std::optional<FileReport>> results(candidates.size());
     std::vector<std::string> failures(candidates.size());
-    // Largest files first: a big file picked up last would leave the other workers idle while it
-    // parses (longest-processing-time scheduling). Results keep the candidates' (path) order.
-    std::vector<std::size_t> schedule(candidates.size());
-    for (std::size_t i = 0; i < schedule.size(); ++i) schedule[i] = i;
-    std::stable_sort(schedule.begin(), schedule.end(),
-                     [&](std::size_t a, std::size_t b) { return candidates[a].bytes > candidates[b].bytes; });
-    std::mutex finished_mutex;
-    std::condition_variable finished;
-    std::atomic<std::size_t> next{0}, done{0}, cache_hits{0};
+    std::atomic<std::size_t> cache_hits{0};
     std::atomic<std::size_t> parse_cancel{0};
     FileAnalysisOptions file_options = options.file;
     file_options.cancel = &parse_cancel;
     auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
 
-    const std::int64_t run_started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            std::chrono::system_clock::now().time_since_epoch()).count();
-    // The first file and the last wake the watching thread at once instead of at its next tick:
-    // progress shows as soon as there is any, and the end is not kept waiting.
-    auto finish_one = [&] {
-        std::size_t now_done = done.fetch_add(1) + 1;
-        if (now_done == 1 || now_done == candidates.size()) {
-            std::lock_guard lock(finished_mutex);
-            finished.notify_all();
-        }
-    };
+    const std::int64_t run_started_ns = now_ns();
     auto use_report = [&](std::size_t index, FileReport file) {
         if (!options.keep_details) trim_to_hotspot_candidates(file, options.hotspot_candidates);
         results[index] = std::move(file);
@@ -168,30 +121,18 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
         const Candidate& candidate = candidates[index];
         std::string absolute = (root / candidate.path).string();
         // Unchanged identity (size, times, inode): the cache knows the content without reading it.
-        struct stat status {};
-        if (cache && ::stat(absolute.c_str(), &status) == 0) {
-            if (auto hash = cache->known_hash(absolute, identity_of(status))) {
-                if (auto cached = cache->find(*hash, candidate.language, candidate.path)) {
-                    use_report(index, std::move(*cached));
-                    cache_hits.fetch_add(1, std::memory_order_relaxed);
-                    return;
-                }
+        if (std::string hash = known_content_hash(cache.get(), absolute); !hash.empty()) {
+            if (auto cached = cache->find(hash, candidate.language, candidate.path)) {
+                use_report(index, std::move(*cached));
+                cache_hits.fetch_add(1, std::memory_order_relaxed);
+                return;
             }
         }
-        std::optional<FileIdentity> read_identity;
-        if (std::string error = read_file(absolute, content, read_identity); !error.empty()) {
-            failures[index] = "unreadable: " + error;
+        std::string hash;
+        if (std::string error = read_source_file(cache.get(), absolute, run_started_ns, content, hash); !error.empty()) {
+            failures[index] = error;
             return;
         }
-        if (looks_binary(content)) {
-            failures[index] = "binary content";
-            return;
-        }
-        std::string hash = cache ? content_hash(content) : std::string();
-        // Unchanged while it was read, and modified before this run began by a margin wider than
-        // a clock tick: the identity can stand for this content next time.
-        if (cache && read_identity && read_identity->mtime_ns < run_started_ns - 2'000'000'000)
-            cache->remember(absolute, *read_identity, hash);
         if (cache) {
             if (auto cached = cache->find(hash, candidate.language, candidate.path)) {
                 use_report(index, std::move(*cached));
@@ -205,55 +146,22 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
         if (cache && !file.parse_timed_out) cache->store(hash, file);
         use_report(index, std::move(file));
     };
-    auto work = [&] {
+    FileWork work;
+    for (const Candidate& candidate : candidates) work.sizes.push_back(candidate.bytes);
+    work.threads = options.threads;
+    work.job = [&](std::size_t index) {
         std::string content;
-        for (;;) {
-            std::size_t position = next.fetch_add(1);
-            if (position >= candidates.size() || cancelled()) return;
-            std::size_t index = schedule[position];
-            // One file's failure (out of memory on a huge one) is that file's, not the run's.
-            try {
-                analyze_one(index, content);
-            } catch (const std::exception& error) {
-                results[index].reset();
-                failures[index] = std::string("analysis failed: ") + error.what();
-                content = std::string();
-            }
-            finish_one();
-        }
+        analyze_one(index, content);
     };
+    work.failed = [&](std::size_t index, const char* what) {
+        results[index].reset();
+        failures[index] = std::string("analysis failed: ") + what;
+    };
+    work.progress = options.progress;
+    work.cancel = options.cancel;
+    work.parse_cancel = &parse_cancel;
+    run_file_work(work);
 
-    std::size_t thread_count = options.threads ? options.threads : usable_cores();
-    thread_count = std::max<std::size_t>(1, std::min(thread_count, candidates.size()));
-    if (candidates.size() <= 1) {
-        work();
-    } else {
-        // This thread watches: it reports progress and relays cancellation into running parses.
-        std::vector<std::thread> workers;
-        for (std::size_t i = 0; i < thread_count; ++i) workers.emplace_back(work);
-        bool first_reported = false;
-        while (done.load() < candidates.size()) {
-            {
-                std::unique_lock lock(finished_mutex);
-                finished.wait_for(lock, std::chrono::milliseconds(100), [&] {
-                    return done.load() >= candidates.size() || (!first_reported && done.load() > 0);
-                });
-            }
-            if (done.load() > 0) first_reported = true;
-            if (cancelled()) {
-                parse_cancel.store(1);
-                break;
-            }
-            try {
-                if (options.progress) options.progress(done.load(), candidates.size());
-            } catch (const std::exception&) {
-                // Progress is a courtesy; a failing reporter must not leave the workers unjoined.
-            }
-        }
-        for (std::thread& worker : workers) worker.join();
-    }
-    if (cancelled()) parse_cancel.store(1);
-    if (options.progress) options.progress(done.load(), candidates.size());
     if (cache) {
         cache->flush();
         if (std::string error = cache->write_error(); !error.empty())

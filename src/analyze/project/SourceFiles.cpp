@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 namespace mcpkit::analyze {
 
@@ -115,6 +117,84 @@ std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& op
     }
     std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
     return found;
+}
+
+fs::path tree_root(const std::string& root_text, std::string_view field) {
+    std::error_code error;
+    fs::path root = fs::weakly_canonical(fs::path(root_text), error);
+    if (error || !fs::is_directory(root, error))
+        throw std::invalid_argument(std::string(field) + " " + root_text + " is not a directory that can be read" +
+                                    (error ? " (" + error.message() + ")" : std::string()));
+    return root;
+}
+
+std::unique_ptr<AnalysisCache> open_cache(const std::string& path, const std::string& variant, std::vector<std::string>& warnings) {
+    if (path.empty()) return nullptr;
+    try {
+        return std::make_unique<AnalysisCache>(path, variant);
+    } catch (const std::runtime_error& error) {
+        warnings.push_back(std::string(error.what()) + "; this run did without it");
+        return nullptr;
+    }
+}
+
+void compile_globs(const ProjectOptions& options, std::vector<Glob>& include, std::vector<Glob>& exclude) {
+    for (const std::string& pattern : options.include) {
+        if (auto problem = glob_problem(pattern); !problem.empty())
+            throw std::invalid_argument("include pattern \"" + pattern + "\" " + problem);
+        include.emplace_back(pattern);
+    }
+    for (const std::string& pattern : options.exclude) {
+        if (auto problem = glob_problem(pattern); !problem.empty())
+            throw std::invalid_argument("exclude pattern \"" + pattern + "\" " + problem);
+        exclude.emplace_back(pattern);
+    }
+}
+
+bool takes_file(const std::string& relative_path, const ProjectOptions& options, const std::vector<Glob>& include,
+                const std::vector<Glob>& exclude) {
+    auto matches_any = [](const std::vector<Glob>& globs, std::string_view path) {
+        return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(path); });
+    };
+    auto language = language_for_path(relative_path);
+    if (!language || (!options.languages.empty() && !options.languages.count(*language))) return false;
+    int depth = 0;
+    for (std::size_t slash = relative_path.find('/'); slash != std::string::npos; slash = relative_path.find('/', slash + 1)) {
+        std::string_view directory = std::string_view(relative_path).substr(0, slash);
+        std::string_view name = directory.substr(directory.rfind('/') == std::string_view::npos ? 0 : directory.rfind('/') + 1);
+        if (options.default_excludes &&
+            std::find(std::begin(default_excluded_directories), std::end(default_excluded_directories), name) !=
+                std::end(default_excluded_directories))
+            return false;
+        if (matches_any(exclude, directory)) return false;
+        ++depth;
+    }
+    if (options.max_depth >= 0 && depth > options.max_depth) return false;
+    if (!include.empty() && !matches_any(include, relative_path)) return false;
+    return !matches_any(exclude, relative_path);
+}
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string known_content_hash(AnalysisCache* cache, const std::string& absolute_path) {
+    struct stat status {};
+    if (!cache || ::stat(absolute_path.c_str(), &status) != 0) return {};
+    return cache->known_hash(absolute_path, identity_of(status)).value_or(std::string());
+}
+
+std::string read_source_file(AnalysisCache* cache, const std::string& absolute_path, std::int64_t run_started_ns,
+                             std::string& content, std::string& hash) {
+    std::optional<FileIdentity> identity;
+    if (std::string error = read_file(absolute_path, content, identity); !error.empty()) return "unreadable: " + error;
+    if (looks_binary(content)) return "binary content";
+    if (!cache) return {};
+    hash = content_hash(content);
+    // Unchanged while it was read, and modified before this run began by a margin wider than a
+    // clock tick: the identity can stand for this content next time.
+    if (identity && identity->mtime_ns < run_started_ns - 2'000'000'000) cache->remember(absolute_path, *identity, hash);
+    return {};
 }
 
 }  // namespace mcpkit::analyze

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,23 @@ std::vector<Candidate> find_files(const std::filesystem::path& root, const Proje
                                   const std::vector<Glob>& include, const std::vector<Glob>& exclude,
                                   std::vector<SkippedFile>& skipped);
 
+/// The directory `root` names, canonical; throws std::invalid_argument naming `field` when it is
+/// not a directory that can be read.
+std::filesystem::path tree_root(const std::string& root, std::string_view field);
+
+/// The analysis cache at `path`, or none (when `path` is empty, or the cache cannot be opened: why
+/// goes to `warnings`, since a run without its cache only costs time).
+std::unique_ptr<AnalysisCache> open_cache(const std::string& path, const std::string& variant,
+                                          std::vector<std::string>& warnings);
+
+/// The options' include and exclude patterns, compiled; throws std::invalid_argument naming a bad one.
+void compile_globs(const ProjectOptions& options, std::vector<Glob>& include, std::vector<Glob>& exclude);
+
+/// Whether find_files would take this path (relative to the root), by its directories, depth,
+/// language and the globs; its size and links are not looked at. For one file that changed.
+bool takes_file(const std::string& relative_path, const ProjectOptions& options, const std::vector<Glob>& include,
+                const std::vector<Glob>& exclude);
+
 FileIdentity identity_of(const struct stat& status);
 
 /// Reads the whole file; empty on success, else why not. `identity` is set only when the file did
@@ -39,5 +57,19 @@ std::string read_file(const std::string& path, std::string& content, std::option
 
 /// A NUL in the first 8 KB, as git and cloc decide.
 bool looks_binary(std::string_view content);
+
+/// Nanoseconds since the epoch, by the wall clock (file times are on it).
+std::int64_t now_ns();
+
+/// The content hash the cache recorded for this file's current identity (size, times, inode): the
+/// file need not be read. Empty when there is no cache, or the file changed or is unknown.
+std::string known_content_hash(AnalysisCache* cache, const std::string& absolute_path);
+
+/// Reads a source file: empty on success, else why it is skipped ("unreadable: …", "binary
+/// content"). With a cache it also hashes the content and remembers the identity, when the file was
+/// modified long enough before the run (`run_started_ns`) that a rewrite within the same clock tick
+/// cannot be taken for unchanged.
+std::string read_source_file(AnalysisCache* cache, const std::string& absolute_path, std::int64_t run_started_ns,
+                             std::string& content, std::string& hash);
 
 }  // namespace mcpkit::analyze
