@@ -73,8 +73,10 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
     server_options.log = log;
     server_options.instructions =
         "Code analysis with a real parser (tree-sitter) for C, C++, Python, JavaScript, TypeScript, Go, Rust and Java. "
-        "Start with analyze-project for an overview, then analyze-file or get-symbols for detail. Create a session "
-        "(create-session) and pass its sessionId to build on earlier answers.";
+        "Start with analyze-project for an overview, then analyze-file or get-symbols for detail. To find your way "
+        "around the code use find-symbol (where is it defined), find-references (who uses it), get-call-hierarchy, "
+        "get-type-hierarchy, get-change-impact (what a change reaches) and find-dead-code; their index is kept "
+        "current as files change. Create a session (create-session) and pass its sessionId to build on earlier answers.";
     mcp::Server server({.name = "mcpkit-analyze", .version = std::string(analyze::analyze_version)}, server_options);
     try {
         analyze::add_analyze_tools(server, runner, options);

@@ -25,6 +25,10 @@ void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArgumen
         command->add_flag("--no-cache", arguments.no_cache, "Parse every file instead of reusing stored symbols");
         command->add_option("--cache", arguments.cache_path, "Cache file (default: $XDG_CACHE_HOME/mcpkit/analyze.sqlite)");
         command->add_option("--limit", arguments.limit, "Most results to list")->capture_default_str();
+        command->add_option("--max-file-bytes", arguments.max_file_bytes,
+                            "Skip larger files (a syntax tree takes up to ~50 times its source in memory)")
+            ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20))
+            ->capture_default_str();
         command->add_option("--progress", arguments.progress, "Progress bar on stderr: auto (when a terminal), always, never")
             ->check(CLI::IsMember({"auto", "always", "never"}))
             ->capture_default_str();
@@ -34,6 +38,7 @@ void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArgumen
     find->add_option("name", arguments.target, "What to look for")->required();
     find->add_option("--kind", arguments.kind, "Only this kind: function, method, class, struct, interface, …");
     find->add_option("--path", arguments.path, "Only under this path (relative to --root)");
+    find->add_flag("--tsv", arguments.tsv, "Every match, one per line: path, line, column, kind, qualified name (tab-separated)");
     common(find);
     CLI::App* refs = analyze.add_subcommand("refs", "Every use of a symbol (a qualified name or path:line:column)");
     refs->add_option("symbol", arguments.target, "The symbol")->required();
@@ -63,6 +68,7 @@ void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArgumen
 
 int run_analyze_navigation(const AnalyzeNavigationArguments& arguments) {
     ProjectOptions options;
+    options.max_file_bytes = arguments.max_file_bytes;
     if (!arguments.no_cache) options.cache_path = arguments.cache_path.empty() ? AnalysisCache::default_path() : arguments.cache_path;
     FileProgress progress = file_progress(arguments.progress, "files indexed");
     options.progress = progress.draw;
@@ -87,6 +93,14 @@ int run_analyze_navigation(const AnalyzeNavigationArguments& arguments) {
                                  arguments.kind.c_str());
                     return 2;
                 }
+            }
+            if (arguments.tsv) {
+                for (SymbolId id : matching_symbols(context, search)) {
+                    const Definition& definition = build.index.definition(id);
+                    std::printf("%s\t%u\t%u\t%s\t%s\n", build.index.file(id.file)->path.c_str(), definition.line, definition.column,
+                                std::string(name(definition.kind)).c_str(), build.index.qualified_name(id).c_str());
+                }
+                return 0;
             }
             answer = find_symbol(context, search);
         } else if (command == "refs") {

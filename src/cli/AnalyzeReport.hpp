@@ -62,6 +62,7 @@ struct AnalyzeNavigationArguments {
     std::string kind;
     std::string path;
     bool json = false;
+    bool tsv = false;
     bool no_cache = false;
     std::string cache_path;
     std::size_t limit = 100;
@@ -72,6 +73,7 @@ struct AnalyzeNavigationArguments {
     std::string base = "HEAD";
     std::string diff_file;
     std::string progress = "auto";
+    std::int64_t max_file_bytes = 4 << 20;
 };
 void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArguments& arguments);
 int run_analyze_navigation(const AnalyzeNavigationArguments& arguments);

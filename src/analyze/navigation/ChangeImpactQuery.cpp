@@ -29,7 +29,8 @@ namespace {
 
 /// Runs git in `directory` and returns its standard output; throws with its exit status otherwise.
 std::string run_git(const std::string& directory, std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), {"git", "-C", directory});
+    // No external diff, text conversion or fsmonitor command: the tree may not be the user's own.
+    arguments.insert(arguments.begin(), {"git", "-c", "core.fsmonitor=false", "-C", directory});
     std::vector<char*> argv;
     for (std::string& argument : arguments) argv.push_back(argument.data());
     argv.push_back(nullptr);
@@ -61,7 +62,7 @@ std::string run_git(const std::string& directory, std::vector<std::string> argum
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::invalid_argument("git " + arguments[3] + " failed in " + directory + " (exit " +
+        throw std::invalid_argument("git " + arguments[5] + " failed in " + directory + " (exit " +
                                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                                     "): is it a git work tree, and is the ref right?");
     return text;
@@ -129,9 +130,12 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
     std::string diff = search.diff;
     bool from_git = diff.empty();
     if (from_git) {
-        if (search.base.empty() || search.base[0] == '-')
-            throw std::invalid_argument("base must be a git ref such as HEAD, main or a commit (not an option)");
-        diff = run_git(context.root, {"diff", "--no-color", "--no-ext-diff", "--unified=0", "--relative", search.base, "--"});
+        bool plain = !search.base.empty() && search.base[0] != '-' && search.base.size() < 200 &&
+                     search.base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~^@{}-") ==
+                         std::string::npos;
+        if (!plain) throw std::invalid_argument("base must be a git ref such as HEAD, main, HEAD~2 or a commit");
+        diff = run_git(context.root,
+                       {"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--unified=0", "--relative", search.base, "--"});
         // Files git does not track yet are wholly new.
         std::string untracked = run_git(context.root, {"ls-files", "--others", "--exclude-standard"});
         for (std::size_t start = 0; start < untracked.size();) {

@@ -208,7 +208,7 @@ NavigationAnswer ambiguous_answer(const NavigationContext& context, const std::s
 
 using namespace navigation;
 
-NavigationAnswer find_symbol(const NavigationContext& context, const SymbolSearch& search) {
+std::vector<SymbolId> matching_symbols(const NavigationContext& context, const SymbolSearch& search) {
     const CodeIndex& index = context.index;
     if (search.query.empty()) throw std::invalid_argument("query is empty: give a name, a qualified name or a pattern such as Serve*");
     std::vector<SymbolId> found;
@@ -252,6 +252,12 @@ NavigationAnswer find_symbol(const NavigationContext& context, const SymbolSearc
         if (path_a != path_b) return path_a < path_b;
         return index.definition(a).line < index.definition(b).line;
     });
+    return found;
+}
+
+NavigationAnswer find_symbol(const NavigationContext& context, const SymbolSearch& search) {
+    const CodeIndex& index = context.index;
+    std::vector<SymbolId> found = matching_symbols(context, search);
     NavigationAnswer answer;
     json::array symbols;
     for (std::size_t i = 0; i < found.size() && i < search.limit; ++i) {

@@ -35,6 +35,8 @@ struct SymbolSearch {
     std::size_t limit = 50;
 };
 NavigationAnswer find_symbol(const NavigationContext& context, const SymbolSearch& search);
+/// What find_symbol lists, all of it (no limit), best first.
+std::vector<SymbolId> matching_symbols(const NavigationContext& context, const SymbolSearch& search);
 
 /// `target`: a qualified name, or `path:line[:column]` of a definition or a use.
 struct ReferenceSearch {

@@ -151,25 +151,40 @@ void compile_globs(const ProjectOptions& options, std::vector<Glob>& include, st
     }
 }
 
-bool takes_file(const std::string& relative_path, const ProjectOptions& options, const std::vector<Glob>& include,
-                const std::vector<Glob>& exclude) {
-    auto matches_any = [](const std::vector<Glob>& globs, std::string_view path) {
-        return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(path); });
-    };
-    auto language = language_for_path(relative_path);
-    if (!language || (!options.languages.empty() && !options.languages.count(*language))) return false;
+namespace {
+
+bool matches_any(const std::vector<Glob>& globs, std::string_view path) {
+    return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(path); });
+}
+
+}  // namespace
+
+bool takes_directory(const std::string& relative_directory, const ProjectOptions& options, const std::vector<Glob>& exclude) {
     int depth = 0;
-    for (std::size_t slash = relative_path.find('/'); slash != std::string::npos; slash = relative_path.find('/', slash + 1)) {
-        std::string_view directory = std::string_view(relative_path).substr(0, slash);
-        std::string_view name = directory.substr(directory.rfind('/') == std::string_view::npos ? 0 : directory.rfind('/') + 1);
+    std::string_view path = relative_directory;
+    for (std::size_t start = 0; start <= path.size();) {
+        std::size_t slash = path.find('/', start);
+        if (slash == std::string_view::npos) slash = path.size();
+        std::string_view name = path.substr(start, slash - start);
+        std::string_view so_far = path.substr(0, slash);
         if (options.default_excludes &&
             std::find(std::begin(default_excluded_directories), std::end(default_excluded_directories), name) !=
                 std::end(default_excluded_directories))
             return false;
-        if (matches_any(exclude, directory)) return false;
+        if (matches_any(exclude, so_far)) return false;
         ++depth;
+        start = slash + 1;
     }
-    if (options.max_depth >= 0 && depth > options.max_depth) return false;
+    return options.max_depth < 0 || depth <= options.max_depth;
+}
+
+bool takes_file(const std::string& relative_path, const ProjectOptions& options, const std::vector<Glob>& include,
+                const std::vector<Glob>& exclude) {
+    auto language = language_for_path(relative_path);
+    if (!language || (!options.languages.empty() && !options.languages.count(*language))) return false;
+    if (std::size_t slash = relative_path.rfind('/'); slash != std::string::npos) {
+        if (!takes_directory(relative_path.substr(0, slash), options, exclude)) return false;
+    }
     if (!include.empty() && !matches_any(include, relative_path)) return false;
     return !matches_any(exclude, relative_path);
 }

@@ -48,6 +48,10 @@ void compile_globs(const ProjectOptions& options, std::vector<Glob>& include, st
 bool takes_file(const std::string& relative_path, const ProjectOptions& options, const std::vector<Glob>& include,
                 const std::vector<Glob>& exclude);
 
+/// Whether find_files would look inside this directory (relative to the root): the default
+/// excludes, the exclude globs and the depth.
+bool takes_directory(const std::string& relative_directory, const ProjectOptions& options, const std::vector<Glob>& exclude);
+
 FileIdentity identity_of(const struct stat& status);
 
 /// Reads the whole file; empty on success, else why not. `identity` is set only when the file did

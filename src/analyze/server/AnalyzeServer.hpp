@@ -25,6 +25,7 @@ void add_analyze_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSer
 
 // The groups, one file each.
 void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options);
+void add_navigation_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options);
 void add_session_tools(mcp::Server& server, CallRunner& runner);
 void add_discovery_tools(mcp::Server& server, CallRunner& runner);
 

@@ -49,8 +49,9 @@ void add_discovery_tools(mcp::Server& server, CallRunner& runner) {
         auto tag = optional_string(arguments, "tag");
         const json::value* include = arguments.if_contains("includeExamples");
         bool with_examples = include && include->is_bool() && include->get_bool();
-        if (category && *category != "analysis" && *category != "session" && *category != "discovery")
-            throw ToolError(status_code::bad_request, "category \"" + *category + "\" does not exist: use analysis, session or discovery");
+        if (category && *category != "analysis" && *category != "navigation" && *category != "session" && *category != "discovery")
+            throw ToolError(status_code::bad_request,
+                            "category \"" + *category + "\" does not exist: use analysis, navigation, session or discovery");
         json::array tools;
         std::string text;
         for (const CatalogEntry& entry : tool_catalog()) {
@@ -78,6 +79,7 @@ void add_discovery_tools(mcp::Server& server, CallRunner& runner) {
 
 void add_analyze_tools(mcp::Server& server, CallRunner& runner, const AnalyzeServerOptions& options) {
     add_analysis_tools(server, runner, options);
+    add_navigation_tools(server, runner, options);
     add_session_tools(server, runner);
     add_discovery_tools(server, runner);
 }

@@ -159,6 +159,7 @@ std::vector<CatalogEntry> build_catalog() {
          {example("A module of a package", {{"path", "pkg/module.py"}, {"projectPath", "."}}),
           example("Everything a module needs, through three levels of imports",
                   {{"path", "src/app.ts"}, {"projectPath", "."}, {"maxDepth", 3}})}});
+    for (CatalogEntry& entry : navigation_catalog_entries()) catalog.push_back(std::move(entry));
     catalog.push_back({"create-session",
                        "session",
                        {"session"},
@@ -186,7 +187,7 @@ std::vector<CatalogEntry> build_catalog() {
                        {{"type", "object"}}, {}});
     catalog.push_back({"list-available-tools", "discovery", {"discovery"},
                        "The tools this server offers, by category and tag, optionally with examples.",
-                       object_schema({{"category", {{"type", "string"}, {"enum", {"analysis", "session", "discovery"}},
+                       object_schema({{"category", {{"type", "string"}, {"enum", {"analysis", "navigation", "session", "discovery"}},
                                                     {"description", "Only this category"}}},
                                       {"tag", text_property("Only tools with this tag, e.g. \"complexity\"")},
                                       {"includeExamples", {{"type", "boolean"}, {"description", "Include usage examples"}}}},

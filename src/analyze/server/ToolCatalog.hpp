@@ -14,7 +14,7 @@ namespace mcpkit::analyze {
 
 struct CatalogEntry {
     std::string name;
-    std::string category;  ///< "analysis", "session" or "discovery"
+    std::string category;  ///< "analysis", "navigation", "session" or "discovery"
     std::vector<std::string> tags;
     std::string description;
     boost::json::object input_schema;
@@ -23,6 +23,9 @@ struct CatalogEntry {
 };
 
 const std::vector<CatalogEntry>& tool_catalog();
+/// find-symbol, find-references, get-call-hierarchy, get-type-hierarchy, get-change-impact,
+/// find-dead-code (NavigationCatalog.cpp).
+std::vector<CatalogEntry> navigation_catalog_entries();
 const CatalogEntry* find_catalog_entry(std::string_view name);
 /// The MCP tool for a catalog entry: description, inputSchema, outputSchema (the envelope).
 mcp::Tool catalog_tool(std::string_view name);

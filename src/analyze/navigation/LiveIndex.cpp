@@ -1,0 +1,87 @@
+#include "analyze/navigation/LiveIndex.hpp"
+
+#include "analyze/project/AnalysisCache.hpp"
+#include "analyze/project/SourceFiles.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <set>
+
+namespace mcpkit::analyze {
+
+namespace fs = std::filesystem;
+
+LiveIndex::LiveIndex(const std::string& root, ProjectOptions options, bool watch) : options_(std::move(options)) {
+    build_ = build_index(root, options_);
+    if (build_.cancelled) throw Cancelled();
+    // Progress and cancellation belonged to the call that built it.
+    options_.progress = nullptr;
+    options_.cancel = nullptr;
+    std::vector<std::string> warnings;
+    cache_ = open_cache(options_.cache_path, {}, warnings);
+    if (!watch) return;
+    std::vector<Glob> include, exclude;
+    compile_globs(options_, include, exclude);
+    auto wanted = [this, exclude](const std::string& directory) { return takes_directory(directory, options_, exclude); };
+    watcher_ = std::make_unique<RootWatcher>(build_.root, wanted, [this](const std::vector<std::string>& paths) { apply(paths); });
+}
+
+LiveIndex::~LiveIndex() { watcher_.reset(); }
+
+void LiveIndex::apply(const std::vector<std::string>& paths) {
+    // Directories expand into the files under them: those the index has, and those now on disk.
+    std::set<std::string> files;
+    std::vector<std::string> directories, gone;
+    for (const std::string& path : paths) {
+        struct stat status {};
+        std::string absolute = path.empty() ? build_.root : build_.root + "/" + path;
+        bool exists = ::stat(absolute.c_str(), &status) == 0;
+        if (exists && S_ISDIR(status.st_mode)) {
+            directories.push_back(path);
+            gone.push_back(path);  // files the index has under it may have gone with a move
+        } else {
+            files.insert(path);
+            if (!exists) gone.push_back(path);  // perhaps a directory removed
+        }
+    }
+    std::unique_lock lock(mutex_);
+    CodeIndex& index = build_.index;
+    for (const std::string& path : gone) {
+        // A path the index has files under (a directory removed or moved away) names them all.
+        std::string prefix = path.empty() ? std::string() : path + "/";
+        for (std::uint32_t slot = 0; slot < index.slot_count(); ++slot)
+            if (const FileSymbols* file = index.file(slot); file && file->path.rfind(prefix, 0) == 0 && file->path != path)
+                files.insert(file->path);
+    }
+    if (!directories.empty()) {
+        std::vector<Glob> include, exclude;
+        compile_globs(options_, include, exclude);
+        for (const std::string& directory : directories) {
+            std::vector<SkippedFile> skipped;
+            fs::path below = directory.empty() ? fs::path(build_.root) : fs::path(build_.root) / directory;
+            std::error_code error;
+            if (!fs::is_directory(below, error)) continue;
+            for (const Candidate& candidate : find_files(below, options_, {}, {}, skipped)) {
+                std::string path = directory.empty() ? candidate.path : directory + "/" + candidate.path;
+                if (takes_file(path, options_, include, exclude)) files.insert(path);
+            }
+        }
+    }
+    bool changed = false;
+    for (const std::string& file : files) {
+        try {
+            changed = refresh_file(index, build_.root, file, options_, cache_.get()) || changed;
+        } catch (const std::exception&) {
+            // One unreadable file must not stop the others from being brought up to date.
+        }
+    }
+    if (changed) generation_.fetch_add(1);
+}
+
+std::string LiveIndex::watch_problem() const {
+    if (!watcher_) return "the tree is not watched: answers reflect the files as they were indexed";
+    return watcher_->problem();
+}
+
+}  // namespace mcpkit::analyze
