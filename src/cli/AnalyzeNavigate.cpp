@@ -48,6 +48,9 @@ void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArgumen
         CLI::App* calls = analyze.add_subcommand(name, std::string("The ") + name + " of a function, as a tree");
         calls->add_option("symbol", arguments.target, "The function (a qualified name or path:line:column)")->required();
         calls->add_option("--depth", arguments.depth, "Levels of the tree")->capture_default_str();
+        calls->add_flag("--tsv", arguments.tsv,
+                        "With the symbol *: every call in the tree, one per line: path, line, column, caller, called "
+                        "name, the definitions it may mean (tab-separated)");
         common(calls);
     }
     CLI::App* types = analyze.add_subcommand("types", "Subtypes and implementations of a type (--up: its supertypes)");
@@ -65,6 +68,30 @@ void add_analyze_navigation_commands(CLI::App& analyze, AnalyzeNavigationArgumen
     impact->add_option("--depth", arguments.depth, "How many steps of uses to follow")->capture_default_str();
     common(impact);
 }
+
+namespace {
+
+// The whole call graph, for other tools (and the agreement checks) to read.
+void print_call_graph(const CodeIndex& index) {
+    for (std::uint32_t slot = 0; slot < index.slot_count(); ++slot) {
+        const FileSymbols* file = index.file(slot);
+        if (!file) continue;
+        for (std::uint32_t i = 0; i < file->references.size(); ++i) {
+            const Reference& reference = file->references[i];
+            if (reference.kind != ReferenceKind::call) continue;
+            std::string caller = reference.enclosing >= 0 ? index.qualified_name({slot, static_cast<std::uint32_t>(reference.enclosing)}) : "-";
+            std::string meant;
+            for (SymbolId candidate : index.resolve({slot, i}).candidates) {
+                if (!meant.empty()) meant += ' ';
+                meant += index.file(candidate.file)->path + ":" + std::to_string(index.definition(candidate).line);
+            }
+            std::printf("%s\t%u\t%u\t%s\t%s\t%s\n", file->path.c_str(), reference.line, reference.column, caller.c_str(),
+                        std::string(file->text(reference.name)).c_str(), meant.empty() ? "-" : meant.c_str());
+        }
+    }
+}
+
+}  // namespace
 
 int run_analyze_navigation(const AnalyzeNavigationArguments& arguments) {
     ProjectOptions options;
@@ -109,6 +136,13 @@ int run_analyze_navigation(const AnalyzeNavigationArguments& arguments) {
             search.offset = arguments.offset;
             search.limit = arguments.limit;
             answer = find_references(context, search);
+        } else if ((command == "callers" || command == "callees") && arguments.tsv) {
+            if (arguments.target != "*") {
+                std::fprintf(stderr, "mcpkit analyze: --tsv lists every call: give * as the symbol\n");
+                return 2;
+            }
+            print_call_graph(build.index);
+            return 0;
         } else if (command == "callers" || command == "callees") {
             CallSearch search{arguments.target, command == "callers" ? CallDirection::callers : CallDirection::callees,
                               arguments.depth, arguments.limit};

@@ -130,11 +130,32 @@ std::optional<std::uint32_t> CodeIndex::slot_of(const std::string& path) const {
     return found->second;
 }
 
+std::string module_name(const FileSymbols& file) {
+    if (!file.package.empty()) return file.package;
+    // Languages without a package statement: the path, as Python names modules (a/b/c.py: a.b.c).
+    std::string_view path = file.path;
+    std::size_t dot = path.rfind('.'), slash = path.rfind('/');
+    if (dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash)) path = path.substr(0, dot);
+    std::string name;
+    while (!path.empty()) {
+        std::size_t cut = path.find('/');
+        std::string_view part = path.substr(0, cut);
+        bool last = cut == std::string_view::npos;
+        if (!part.empty() && !(last && (part == "__init__" || part == "index" || part == "mod"))) {
+            if (!name.empty()) name += '.';
+            name += part;
+        }
+        if (last) break;
+        path.remove_prefix(cut + 1);
+    }
+    return name;
+}
+
 std::string CodeIndex::qualified_name(SymbolId id) const {
     const FileSymbols& file = *files_[id.file];
     const Definition& definition = file.definitions[id.item];
-    std::string name;
-    if (!file.package.empty()) name = file.package + ".";
+    std::string name = module_name(file);
+    if (!name.empty()) name += '.';
     if (definition.container) name += std::string(file.text(definition.container)) + ".";
     name += file.text(definition.name);
     return name;
@@ -178,7 +199,12 @@ std::vector<SymbolId> CodeIndex::in_module(const std::vector<SymbolId>& candidat
     };
     switch (from.language) {
     case Language::go:
-        keep_if([&](const FileSymbols& file) { return ends_with_path(directory_of(file.path), module); });
+        // The import path ends with the package's directory (the module's own path comes before it).
+        keep_if([&](const FileSymbols& file) {
+            std::string_view directory = directory_of(file.path);
+            return directory.empty() ? module.find('/') == std::string_view::npos && module == file.package
+                                     : ends_with_path(module, directory);
+        });
         break;
     case Language::python: {
         std::string path;

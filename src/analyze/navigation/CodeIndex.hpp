@@ -19,6 +19,9 @@
 
 namespace mcpkit::analyze {
 
+/// A file's package (Go, Java) or, for the other languages, its path as a dotted module name.
+std::string module_name(const FileSymbols& file);
+
 /// A definition or reference: the file's slot in the index and the item's index in that file.
 struct SymbolId {
     std::uint32_t file = 0;
@@ -54,7 +57,7 @@ public:
     const Definition& definition(SymbolId id) const { return files_[id.file]->definitions[id.item]; }
     const Reference& reference(SymbolId id) const { return files_[id.file]->references[id.item]; }
     std::string_view text(std::uint32_t file, StringId id) const { return files_[file]->text(id); }
-    /// "pkg.Container.name" with the package where the language has one.
+    /// "module.Container.name", the module as module_name() gives it.
     std::string qualified_name(SymbolId definition) const;
 
     /// Definitions by exact name.

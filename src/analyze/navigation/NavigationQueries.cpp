@@ -36,20 +36,8 @@ std::vector<std::string> qualified_parts(const CodeIndex& index, SymbolId id) {
     const FileSymbols& file = *index.file(id.file);
     const Definition& definition = index.definition(id);
     std::vector<std::string> parts;
-    if (!file.package.empty()) {
-        for (std::string_view part : split_qualified(file.package)) parts.emplace_back(part);
-    } else {
-        std::string_view path = file.path;
-        std::size_t dot = path.rfind('.'), slash = path.rfind('/');
-        if (dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash)) path = path.substr(0, dot);
-        while (!path.empty()) {
-            std::size_t cut = path.find('/');
-            if (cut != 0) parts.emplace_back(path.substr(0, cut));
-            if (cut == std::string_view::npos) break;
-            path.remove_prefix(cut + 1);
-        }
-        if (!parts.empty() && (parts.back() == "__init__" || parts.back() == "index" || parts.back() == "mod")) parts.pop_back();
-    }
+    std::string module = module_name(file);
+    for (std::string_view part : split_qualified(module)) parts.emplace_back(part);
     for (std::string_view part : split_qualified(file.text(definition.container))) parts.emplace_back(part);
     parts.emplace_back(file.text(definition.name));
     return parts;

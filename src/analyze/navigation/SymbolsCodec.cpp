@@ -218,7 +218,7 @@ std::optional<FileSymbols> decode_symbols(std::string_view bytes) {
         binding.line = static_cast<std::uint32_t>(in.number());
         if (!valid || in.failed()) return std::nullopt;
     }
-    if (!in.at_end()) return std::nullopt;
+    if (in.failed() || !valid || !in.at_end()) return std::nullopt;
     return symbols;
 }
 
