@@ -5,6 +5,7 @@
 #include "analyze/project/AnalysisCache.hpp"
 #include "analyze/project/FileWorkers.hpp"
 #include "analyze/project/SourceFiles.hpp"
+#include "analyze/syntax/ParseArena.hpp"
 
 #include <sys/stat.h>
 
@@ -48,7 +49,11 @@ FileOutcome index_file(const std::string& absolute, const std::string& relative,
         return outcome;
     }
     if (from_cache(hash)) return outcome;
-    FileSymbols symbols = extract_symbols(content, language, relative, parse_cancel);
+    FileSymbols symbols;
+    {
+        ParseArena arena;  // the tree is gone once its symbols are read
+        symbols = extract_symbols(content, language, relative, parse_cancel);
+    }
     if (symbols.parse_failed && parse_cancel && parse_cancel->load() != 0) return outcome;  // cancelled: nothing
     if (symbols.parse_failed) outcome.skipped = "parse timed out";
     if (cache && !symbols.parse_failed) cache->store_symbols(hash, language, encode_symbols(symbols));

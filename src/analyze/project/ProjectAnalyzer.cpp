@@ -4,6 +4,7 @@
 #include "analyze/project/FileWorkers.hpp"
 #include "analyze/project/Glob.hpp"
 #include "analyze/project/SourceFiles.hpp"
+#include "analyze/syntax/ParseArena.hpp"
 
 #include <boost/json.hpp>
 
@@ -140,7 +141,11 @@ ProjectReport analyze_project(const std::string& root_text, const ProjectOptions
                 return;
             }
         }
-        FileReport file = analyze_source(candidate.path, content, candidate.language, file_options);
+        FileReport file;
+        {
+            ParseArena arena;  // the tree is gone once the report is made
+            file = analyze_source(candidate.path, content, candidate.language, file_options);
+        }
         // A parse stopped by cancellation yields no report (nor a cache entry).
         if (parse_cancel.load() != 0 && cancelled()) return;
         if (cache && !file.parse_timed_out) cache->store(hash, file);

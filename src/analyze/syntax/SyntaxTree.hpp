@@ -16,7 +16,8 @@ namespace mcpkit::analyze {
 
 class SyntaxTree {
 public:
-    SyntaxTree(TSTree* tree, std::string_view source, Language language);
+    /// `in_arena`: the tree lives in a ParseArena, which frees it (the destructor leaves it alone).
+    SyntaxTree(TSTree* tree, std::string_view source, Language language, bool in_arena = false);
     SyntaxTree(SyntaxTree&&) noexcept;
     SyntaxTree& operator=(SyntaxTree&&) noexcept;
     ~SyntaxTree();
@@ -32,6 +33,7 @@ private:
     TSTree* tree_;
     std::string_view source_;
     Language language_;
+    bool in_arena_ = false;
 };
 
 enum class ParseStatus { parsed, timed_out, cancelled };
@@ -41,8 +43,9 @@ struct ParseOutcome {
     std::unique_ptr<SyntaxTree> tree;  ///< set when parsed
 };
 
-/// Parses `source` (which must outlive the tree) with this thread's parser for `language`. A parse
-/// stops after `timeout` (pathological inputs can take very long) or once `*cancel` becomes non-zero.
+/// Parses `source` (which must outlive the tree) with this thread's parser for `language` (inside a
+/// ParseArena: with a parser of its own, in the arena). A parse stops after `timeout` (pathological
+/// inputs can take very long) or once `*cancel` becomes non-zero.
 ParseOutcome parse(std::string_view source, Language language, std::chrono::microseconds timeout,
                    const std::atomic<std::size_t>* cancel = nullptr);
 
