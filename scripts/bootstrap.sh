@@ -13,8 +13,9 @@ debian_packages=(
   libhiredis-dev redis-server nginx-light wrk hyperfine strace openssl tinyproxy-bin
   libcmark-gfm-dev libcmark-gfm-extensions-dev chromium zip
   libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
-  # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe
-  golang-1.19-src rust-src openjdk-17-source
+  # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe,
+  # and the navigation index's references: universal-ctags, cscope, GNU Global
+  golang-1.19-src rust-src openjdk-17-source universal-ctags cscope global
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
@@ -59,4 +60,11 @@ grammars=src/analyze/grammars
 if [ ! -f "$grammars/node_modules/tree-sitter-c/src/parser.c" ] || [ "$grammars/package.json" -nt "$grammars/node_modules/.package-lock.json" ]; then
   echo "bootstrap: installing tree-sitter grammar sources in $grammars" >&2
   (cd "$grammars" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+
+# The SQLite amalgamation for the navigation agreement tests (tests/agreement): sources only.
+corpora=tests/agreement/corpora
+if [ ! -f "$corpora/node_modules/better-sqlite3/deps/sqlite3/sqlite3.c" ] || [ "$corpora/package.json" -nt "$corpora/node_modules/.package-lock.json" ]; then
+  echo "bootstrap: installing the agreement tests' source corpora in $corpora" >&2
+  (cd "$corpora" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi

@@ -10,6 +10,7 @@
 #include "cli/PrettyJson.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -184,7 +185,10 @@ int run_analyze_navigation(const AnalyzeNavigationArguments& arguments) {
             std::printf("%s\n", pretty_json(answer.data).c_str());
         else
             std::fputs(answer.text.c_str(), stdout);
-        return 0;
+        // Taking a large index apart node by node is work nobody waits for: the process ends here.
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(0);
     } catch (const std::exception& failure) {
         std::fprintf(stderr, "mcpkit analyze: %s\n", failure.what());
         return 2;

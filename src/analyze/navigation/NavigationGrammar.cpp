@@ -37,10 +37,14 @@ constexpr Entry c_entries[] = {
     {"update_expression", R::update},
     {"preproc_include", R::import},
     {"comment", R::comment},
+    {"string_literal", R::opaque},
+    {"char_literal", R::opaque},
+    {"number_literal", R::opaque},
     {"ERROR", R::error},
 };
 
 constexpr Entry cpp_extra[] = {
+    {"raw_string_literal", R::opaque},
     {"class_specifier", R::type},
     {"namespace_definition", R::type},
     {"alias_declaration", R::type},
@@ -112,7 +116,11 @@ constexpr Entry javascript_entries[] = {
     {"for_in_statement", R::local_binding},
     {"catch_clause", R::local_binding},
     {"export_statement", R::export_statement},
+    {"pair", R::property_pair},
     {"comment", R::comment},
+    {"string", R::opaque},
+    {"number", R::opaque},
+    {"regex", R::opaque},
     {"decorator", R::transparent_prefix},
     {"ERROR", R::error},
 };
@@ -170,6 +178,9 @@ constexpr Entry go_entries[] = {
     {"import_declaration", R::import},
     {"package_clause", R::package},
     {"comment", R::comment},
+    {"interpreted_string_literal", R::opaque},
+    {"raw_string_literal", R::opaque},
+    {"rune_literal", R::opaque},
     {"ERROR", R::error},
 };
 
@@ -211,6 +222,9 @@ constexpr Entry rust_entries[] = {
     {"line_comment", R::comment},
     {"block_comment", R::comment},
     {"attribute_item", R::transparent_prefix},
+    {"string_literal", R::opaque},
+    {"raw_string_literal", R::opaque},
+    {"char_literal", R::opaque},
     {"ERROR", R::error},
 };
 
@@ -247,6 +261,8 @@ constexpr Entry java_entries[] = {
     {"package_declaration", R::package},
     {"line_comment", R::comment},
     {"block_comment", R::comment},
+    {"string_literal", R::opaque},
+    {"character_literal", R::opaque},
     {"ERROR", R::error},
 };
 

@@ -46,6 +46,8 @@ enum class NavigationRole : std::uint8_t {
     export_statement,    ///< JavaScript/TypeScript export: what it wraps is exported
     package,             ///< Go's package clause, Java's package declaration
     transparent_prefix,  ///< Rust attributes, Python decorators: a doc comment above them still belongs to what follows
+    property_pair,       ///< `key: value` in an object literal: a method when the value is a function
+    opaque,              ///< a literal without names inside (strings without interpolation, numbers): not walked
     error
 };
 

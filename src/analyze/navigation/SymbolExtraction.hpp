@@ -93,7 +93,8 @@ public:
     void define_enum_member(Frame& frame);
     void define_macro(Frame& frame);
     void define_type_definition(Frame& frame);
-    void define_assignment(Frame& frame);  ///< Python module-level variables and class attributes
+    void define_assignment(Frame& frame);  ///< Python module-level variables and class attributes; JS `x.f = function`
+    void define_property(Frame& frame);    ///< JavaScript `{ name: function () {} }`
     void open_definition(Frame& frame, int index, std::string_view name, bool is_type, bool exported);
     SymbolKind type_kind(TSNode node) const;
     bool is_exported(TSNode definition, std::string_view name, SymbolKind kind) const;

@@ -152,7 +152,15 @@ void Extraction::walk() {
         const Frame& parent = frames_.back();
         Frame frame;
         frame.node = node;
-        frame.field = ts_tree_cursor_current_field_id(&cursor);
+        // Only these parents' fields matter (callee, written, member name); asking costs a search.
+        switch (parent.role) {
+        case NavigationRole::call:
+        case NavigationRole::constructor_call:
+        case NavigationRole::assignment:
+        case NavigationRole::member_access:
+        case NavigationRole::scoped_name: frame.field = ts_tree_cursor_current_field_id(&cursor); break;
+        default: break;
+        }
         frame.role = ts_node_is_named(node) ? grammar_[ts_node_symbol(node)] : NavigationRole::none;
         frame.in_type = parent.in_type || frame.role == NavigationRole::type_context;
         frame.callee = (parent.role == NavigationRole::call && frame.field &&
@@ -221,6 +229,8 @@ void Extraction::enter(Frame& frame) {
         frame.descend = false;
         return;
     case NavigationRole::export_statement: frame.exporting = true; return;
+    case NavigationRole::opaque: frame.descend = false; return;
+    case NavigationRole::property_pair: define_property(frame); return;
     default: return;
     }
 }

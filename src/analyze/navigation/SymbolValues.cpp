@@ -156,6 +156,31 @@ void Extraction::define_type_definition(Frame& frame) {
 // Python: `X = …` at module level defines a variable, in a class body an attribute; in a function
 // it binds locals. Other languages only write through assignments (see the walk's frames).
 void Extraction::define_assignment(Frame& frame) {
+    if (language_ == Language::javascript || language_ == Language::typescript || language_ == Language::tsx) {
+        // `Name = function () {}`, `Type.prototype.name = function () {}`: what older JavaScript
+        // defines functions and methods with.
+        TSNode right = child(frame.node, fields_.right);
+        if (role(right) != NavigationRole::closure || !type_is(frame.node, "assignment_expression")) return;
+        TSNode left = child(frame.node, fields_.left);
+        TSNode name = left;
+        std::string container(current_container());
+        SymbolKind kind = SymbolKind::function;
+        if (role(left) == NavigationRole::member_access) {
+            name = child(left, fields_.property);
+            std::string_view object = simple_text(child(left, fields_.object));
+            if (object.size() > 10 && object.substr(object.size() - 10) == ".prototype") object.remove_suffix(10);
+            if (object == "prototype") object = {};
+            if (!object.empty() && object != "this" && object != "module.exports" && object != "exports") {
+                container = std::string(object);
+                kind = SymbolKind::method;
+            }
+        }
+        if (role(name) != NavigationRole::identifier && role(name) != NavigationRole::member_name) return;
+        if (role(left) == NavigationRole::identifier && in_function() && locals_.count(text(left))) return;
+        int index = define(name, text(name), kind, frame.node, false, container);
+        open_definition(frame, index, text(name), false, false);
+        return;
+    }
     if (language_ != Language::python || !type_is(frame.node, "assignment")) return;
     TSNode left = child(frame.node, fields_.left);
     if (in_function()) {
@@ -177,6 +202,15 @@ void Extraction::define_assignment(Frame& frame) {
     } else {
         add(left);
     }
+}
+
+void Extraction::define_property(Frame& frame) {
+    TSNode value = child(frame.node, fields_.value);
+    if (role(value) != NavigationRole::closure) return;
+    TSNode key = child(frame.node, fields_.key);
+    if (role(key) != NavigationRole::member_name && role(key) != NavigationRole::identifier) return;
+    int index = define(key, text(key), SymbolKind::method, frame.node, false, current_container());
+    open_definition(frame, index, text(key), false, false);
 }
 
 }  // namespace mcpkit::analyze::extraction

@@ -348,3 +348,29 @@ TEST(SymbolExtractor, BrokenSourceStillYieldsWhatParses) {
     EXPECT_HAS(defined, "function ok@1");
     EXPECT_HAS(defined, "class Fine@7");
 }
+
+TEST(SymbolExtractor, JavaScriptPrototypeAssignmentsAndObjectLiteralMethods) {
+    FileSymbols symbols = symbols_of(R"(function Widget() {}
+Widget.prototype.draw = function () { return paint(this); };
+var helpers = {
+  paint: function (w) { return w; },
+  size(w) { return 1; },
+  label: "not a function"
+};
+paint = function (w) { return helpers.paint(w); };
+)",
+                                     Language::javascript, "old.js");
+    auto defined = definitions(symbols);
+    EXPECT_HAS(defined, "function Widget@1");
+    EXPECT_HAS(defined, "method draw@2 [Widget]");
+    EXPECT_HAS(defined, "method paint@4");
+    EXPECT_HAS(defined, "method size@5");
+    EXPECT_HAS(defined, "function paint@8");
+    EXPECT_LACKS(defined, "method label@6");
+    // Uses inside such a function belong to it.
+    for (const Reference& reference : symbols.references) {
+        if (symbols.text(reference.name) == "paint" && reference.line == 2) {
+            EXPECT_EQ(symbols.text(symbols.definitions[static_cast<std::size_t>(reference.enclosing)].name), "draw");
+        }
+    }
+}
