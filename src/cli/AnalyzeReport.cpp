@@ -6,7 +6,7 @@
 #include "analyze/metrics/FileAnalyzer.hpp"
 #include "analyze/project/AnalysisCache.hpp"
 #include "analyze/project/ProjectAnalyzer.hpp"
-#include "analyze/project/SourceFiles.hpp"
+#include "analyze/project/SourceFile.hpp"
 #include "cli/PrettyJson.hpp"
 
 #include <boost/json.hpp>
@@ -149,29 +149,18 @@ void add_analyze_report_command(CLI::App& analyze, AnalyzeReportArguments& argum
 int run_analyze_report(const AnalyzeReportArguments& arguments) {
     std::error_code error;
     if (std::filesystem::is_regular_file(arguments.path, error)) {
-        auto language = language_for_path(arguments.path);
-        if (!language) {
-            std::fprintf(stderr, "mcpkit analyze: %s: not a language analyze knows (by its extension)\n",
-                         arguments.path.c_str());
+        // One file: the same analysis, checks and messages as the analyze-file tool.
+        try {
+            FileReport file = analyze_file(arguments.path, std::nullopt, FileAnalysisOptions{}, arguments.max_file_bytes);
+            if (arguments.json)
+                std::printf("%s\n", pretty_json(to_json(file)).c_str());
+            else
+                print_file_text(file);
+            return 0;
+        } catch (const SourceFileError& failure) {
+            std::fprintf(stderr, "mcpkit analyze: %s\n", failure.what());
             return 2;
         }
-        if (auto size = std::filesystem::file_size(arguments.path, error); !error && std::int64_t(size) > arguments.max_file_bytes) {
-            std::fprintf(stderr, "mcpkit analyze: %s is %ju bytes, over --max-file-bytes %jd\n", arguments.path.c_str(),
-                         std::uintmax_t(size), std::intmax_t(arguments.max_file_bytes));
-            return 2;
-        }
-        std::string source;
-        std::optional<FileIdentity> identity;
-        if (std::string error = read_file(arguments.path, source, identity); !error.empty()) {
-            std::fprintf(stderr, "mcpkit analyze: %s: cannot be read: %s\n", arguments.path.c_str(), error.c_str());
-            return 2;
-        }
-        FileReport file = analyze_source(arguments.path, source, *language);
-        if (arguments.json)
-            std::printf("%s\n", pretty_json(to_json(file)).c_str());
-        else
-            print_file_text(file);
-        return 0;
     }
     ProjectOptions options;
     options.keep_details = arguments.json;  // the text report needs totals and hotspots only

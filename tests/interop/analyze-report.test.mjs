@@ -106,7 +106,7 @@ describe('mcpkit analyze report', () => {
     assert.match(language.stderr, /--language cobol: unknown; use c, cpp, python/);
     const unknown = report(path.join(project, 'README.md'));
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /README\.md: not a language analyze knows/);
+    assert.match(unknown.stderr, /README\.md from its extension/);
     const progress = report(project, '--progress', 'sometimes');
     assert.notEqual(progress.status, 0);
     assert.match(progress.stderr, /--progress/);

@@ -4,6 +4,7 @@
 
 #include "analyze/metrics/FileAnalyzer.hpp"
 #include "analyze/project/ProjectAnalyzer.hpp"
+#include "analyze/project/SourceFile.hpp"
 #include "analyze/server/PathArguments.hpp"
 #include "analyze/server/ToolCatalog.hpp"
 
@@ -19,40 +20,29 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The engine's messages, with the status they deserve.
+[[noreturn]] void rethrow(const SourceFileError& error) {
+    using Kind = SourceFileError::Kind;
+    int code = error.kind == Kind::not_found   ? status_code::not_found
+               : error.kind == Kind::too_large ? status_code::too_large
+                                               : status_code::bad_request;
+    throw ToolError(code, error.what());
+}
+
 std::string read_source(const std::string& path, std::string_view field, std::int64_t max_bytes) {
-    std::error_code error;
-    if (!fs::exists(path, error))
-        throw ToolError(status_code::not_found, std::string(field) + ": no such file: " + path);
-    if (!fs::is_regular_file(path, error))
-        throw ToolError(status_code::bad_request, std::string(field) + ": " + path + " is not a regular file" +
-                                                      (fs::is_directory(path, error) ? " (use analyze-project for directories)" : ""));
-    auto size = static_cast<std::int64_t>(fs::file_size(path, error));
-    if (size > max_bytes)
-        throw ToolError(status_code::too_large, std::string(field) + ": " + path + " is " + std::to_string(size) +
-                                                    " bytes; files over " + std::to_string(max_bytes) +
-                                                    " are not analysed (the server's --max-file-bytes)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ToolError(status_code::bad_request, std::string(field) + ": cannot read " + path);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
+    try {
+        return read_source_text(path, max_bytes, field);
+    } catch (const SourceFileError& error) {
+        rethrow(error);
+    }
 }
 
 Language language_of(const std::string& path, const std::optional<std::string>& requested, std::string_view field) {
-    if (requested) {
-        auto language = parse_language(*requested);
-        if (!language)
-            throw ToolError(status_code::bad_request, std::string(field) + " \"" + *requested +
-                                                          "\" is not supported: use c, cpp, python, javascript, "
-                                                          "typescript, tsx, go, rust or java");
-        return *language;
+    try {
+        return source_language(path, requested, field);
+    } catch (const SourceFileError& error) {
+        throw ToolError(status_code::bad_request, std::string(error.what()) + "; pass language");
     }
-    auto language = language_for_path(path);
-    if (!language)
-        throw ToolError(status_code::bad_request,
-                        "Cannot tell the language of " + path +
-                            " from its extension (.c .h .cc .cpp .hpp .py .js .mjs .ts .tsx .go .rs .java); pass language");
-    return *language;
 }
 
 FindingThresholds thresholds_from(const json::object& arguments) {
@@ -173,12 +163,15 @@ void add_analysis_tools(mcp::Server& server, CallRunner& runner, const AnalyzeSe
 
     add("analyze-file", [options, paths](const json::object& arguments, CallControl&) {
         std::string path = paths->resolve("path", required_string(arguments, "path", "the file to analyse, e.g. src/main.cpp"));
-        std::string source = read_source(path, "path", options.max_file_bytes);
         FileAnalysisOptions file_options;
         file_options.thresholds = thresholds_from(arguments);
-        FileReport report = analyze_source(path, source, language_of(path, optional_string(arguments, "language"), "language"),
-                                           file_options);
-        return file_output(report, path);
+        std::optional<std::string> language = optional_string(arguments, "language");
+        language_of(path, language, "language");  // its message, with the argument to pass
+        try {
+            return file_output(analyze_file(path, language, file_options, options.max_file_bytes), path);
+        } catch (const SourceFileError& error) {
+            rethrow(error);
+        }
     });
 
     add("analyze-code", [options, paths](const json::object& arguments, CallControl&) {
