@@ -147,11 +147,14 @@ Resolution CodeIndex::resolve(SymbolId id) const {
         std::vector<SymbolId> found = in_module(candidates, id.file, file.text(binding.module));
         if (!found.empty()) return settle(std::move(found), true);
     }
-    std::vector<SymbolId> package;
-    for (SymbolId candidate : candidates)
-        if (same_package(id.file, candidate.file)) package.push_back(candidate);
-    if (!package.empty()) return settle(std::move(package), true);
-    if (file.language == Language::c || file.language == Language::cpp) {
+    bool c_family = file.language == Language::c || file.language == Language::cpp;
+    if (!c_family) {  // C has no packages: files of one directory are as far apart as any
+        std::vector<SymbolId> package;
+        for (SymbolId candidate : candidates)
+            if (same_package(id.file, candidate.file)) package.push_back(candidate);
+        if (!package.empty()) return settle(std::move(package), true);
+    }
+    if (c_family) {
         // The headers the file includes.
         std::vector<SymbolId> included;
         for (SymbolId candidate : candidates) {
