@@ -72,6 +72,7 @@ IndexBuild build_index(const std::string& root_text, const ProjectOptions& optio
     IndexBuild build;
     build.root = root.string();
     std::vector<Candidate> candidates = find_files(root, options, include, exclude, build.skipped);
+
     std::unique_ptr<AnalysisCache> cache = open_cache(options.cache_path, {}, build.warnings);
 
     std::vector<FileOutcome> outcomes(candidates.size());

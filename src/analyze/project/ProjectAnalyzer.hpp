@@ -26,6 +26,9 @@ struct ProjectOptions {
     std::size_t threads = 0;                     ///< 0: one per core this process may use
     std::string cache_path;                      ///< empty: no cache
     std::int64_t max_file_bytes = 4 << 20;       ///< larger files are skipped (generated code, data)
+    /// The navigation index refuses trees with more source files than this (0: no limit): a
+    /// projectPath of / would otherwise index the whole disk.
+    std::size_t max_files = 0;
     /// false: once a file is counted, keep only its functions worth a hotspot (the
     /// `hotspot_candidates` highest scores and the most complex) and drop its types, so that
     /// memory grows with the number of files and not with the amount of code. The totals and

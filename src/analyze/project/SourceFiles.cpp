@@ -114,6 +114,10 @@ std::vector<Candidate> find_files(const fs::path& root, const ProjectOptions& op
             continue;
         }
         found.push_back({relative, *language, bytes});
+        // Stop walking at once: a tree that large (the whole disk) would take minutes to list.
+        if (options.max_files && found.size() > options.max_files)
+            throw std::invalid_argument(root.string() + " holds more than " + std::to_string(options.max_files) +
+                                        " source files, more than one index takes: give the project's own directory");
     }
     std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
     return found;

@@ -45,6 +45,7 @@ public:
         ProjectOptions options;
         options.cache_path = options_.cache_path;
         options.max_file_bytes = options_.max_file_bytes;
+        options.max_files = 300000;  // the Linux kernel has 70,000; / has millions
         options.cancel = control.cancelled;
         options.progress = [&control](std::size_t done, std::size_t total) {
             control.progress(double(done), double(total), "indexed " + std::to_string(done) + " of " + std::to_string(total) + " files");
