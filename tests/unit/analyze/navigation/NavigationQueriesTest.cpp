@@ -228,3 +228,19 @@ TEST(NavigationQueries, ReplacingAFileUpdatesEveryLookup) {
     EXPECT_EQ(index.file_count(), 1u);
     EXPECT_EQ(index.definition_count(), 1u);
 }
+
+TEST(NavigationQueries, ATreeTooLargeForAnIndexIsRefusedByName) {
+    TempTree tree;
+    tree.write("a.py", "x = 1\n");
+    tree.write("b/c.py", "y = 2\n");
+    ProjectOptions options;
+    options.max_files = 1;
+    try {
+        build_index(tree.root(), options);
+        FAIL() << "a tree of two files was indexed with a limit of one";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("more than 1 source files"), std::string::npos) << error.what();
+    }
+    options.max_files = 2;
+    EXPECT_EQ(build_index(tree.root(), options).index.file_count(), 2u);
+}
