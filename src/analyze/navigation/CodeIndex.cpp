@@ -132,6 +132,8 @@ std::optional<std::uint32_t> CodeIndex::slot_of(const std::string& path) const {
 
 std::string module_name(const FileSymbols& file) {
     if (!file.package.empty()) return file.package;
+    // C++ names its scopes with namespaces, which are the containers already.
+    if (file.language == Language::cpp) return {};
     // Languages without a package statement: the path, as Python names modules (a/b/c.py: a.b.c).
     std::string_view path = file.path;
     std::size_t dot = path.rfind('.'), slash = path.rfind('/');

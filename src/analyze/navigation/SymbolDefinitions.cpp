@@ -301,8 +301,24 @@ void Extraction::open_type(Frame& frame) {
     if (ts_node_is_null(name_node)) return;  // anonymous: its members belong to the enclosing type
     if (type_is(name_node, "template_type")) name_node = child(name_node, fields_.name);
     std::string_view name = text(name_node);
-    if (role(name_node) == NavigationRole::scoped_name || type_is(name_node, "nested_namespace_specifier") ||
-        type_is(name_node, "nested_identifier")) {
+    if (type_is(name_node, "nested_namespace_specifier")) {
+        // namespace a::b { … }: one definition, named for the whole path.
+        std::string dotted(name);
+        for (std::size_t colons; (colons = dotted.find("::")) != std::string::npos;) dotted.replace(colons, 2, ".");
+        std::size_t last = dotted.rfind('.');
+        std::string outer = last == std::string::npos ? std::string() : dotted.substr(0, last);
+        std::string container(current_container());
+        if (!outer.empty()) container = container.empty() ? outer : container + "." + outer;
+        TSNode last_name = named_child(name_node, named_count(name_node) - 1);
+        std::string_view own = text(last_name);
+        int index = define(last_name, own, SymbolKind::namespace_, node, is_exported(node, own, SymbolKind::namespace_), container);
+        definitions_open_.push_back(index);
+        frame.opened_definition = true;
+        containers_.push_back({container.empty() ? std::string(own) : container + "." + std::string(own), false, false, index, false});
+        frame.opened_container = true;
+        return;
+    }
+    if (role(name_node) == NavigationRole::scoped_name || type_is(name_node, "nested_identifier")) {
         std::size_t last = name.find_last_of(":.");
         name_node = named_child(name_node, named_count(name_node) - 1);
         name = last == std::string_view::npos ? name : name.substr(last + 1);

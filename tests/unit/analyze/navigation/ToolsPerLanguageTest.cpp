@@ -37,7 +37,7 @@ std::vector<Program> programs() {
                         "class Square : public Shape {};\n"},
           {"main.cpp", "#include \"shape.hpp\"\nint run() { Shape s; return s.area(); }\nstatic int unused_one() { return 0; }\n"},
           {"other.cpp", "struct Other { int area() const { return 0; } };\n"}},
-         "shape.Shape.area", "shape.Shape.helper", "main.run", "Shape", "Square", "unused_one"},
+         "Shape.area", "Shape.helper", "run", "Shape", "Square", "unused_one"},
         {"python",
          {{"shape.py", "class Shape:\n    def area(self):\n        return helper(1)\n\n\nclass Square(Shape):\n    pass\n\n\n"
                        "def helper(n):\n    return n\n\n\ndef _unused_one():\n    return 0\n"},
