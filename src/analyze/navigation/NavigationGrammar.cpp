@@ -40,6 +40,8 @@ constexpr Entry c_entries[] = {
     {"string_literal", R::opaque},
     {"char_literal", R::opaque},
     {"number_literal", R::opaque},
+    {"attribute_specifier", R::opaque},  // __attribute__((section(".x"))): not calls
+    {"ms_declspec_modifier", R::opaque},
     {"ERROR", R::error},
 };
 

@@ -49,6 +49,11 @@ void Extraction::bind_statement(Frame& frame) {
         if (std::strcmp(type, "declaration") == 0) {
             each_in_field(node, fields_.declarator, [&](TSNode declarator) {
                 if (type_is(declarator, "init_declarator")) declarator = child(declarator, fields_.declarator);
+                // `extern int h(int);` inside a body declares a function, not a local: its calls stay uses.
+                if (declares_function(declarator)) {
+                    skip_name(declarator_name(declarator));
+                    return;
+                }
                 bind_local(declarator_name(declarator), declared);
             });
         } else {

@@ -151,7 +151,15 @@ TSNode Extraction::declarator_name(TSNode declarator) const {
 
 bool Extraction::declares_function(TSNode declarator) const {
     for (int guard = 0; guard < 16 && !ts_node_is_null(declarator); ++guard) {
-        if (type_is(declarator, "function_declarator")) return true;
+        if (type_is(declarator, "function_declarator")) {
+            // int (*handler)(int): a pointer to a function is a variable.
+            TSNode inner = child(declarator, fields_.declarator);
+            if (type_is(inner, "parenthesized_declarator") && type_is(named_child(inner, 0), "pointer_declarator")) {
+                TSNode pointed = child(named_child(inner, 0), fields_.declarator);
+                return type_is(pointed, "function_declarator");  // (*f(void))(void): a function returning one
+            }
+            return true;
+        }
         NavigationRole kind = role(declarator);
         if (kind == NavigationRole::identifier || kind == NavigationRole::member_name) return false;
         TSNode inner = child(declarator, fields_.declarator);
@@ -252,6 +260,8 @@ void Extraction::open_function(Frame& frame) {
     frame.opened_scope = true;
     if (ts_node_is_null(name_node)) return;
     std::string_view name = text(name_node);
+    // tree-sitter's recovery from a macro it cannot expand can make `if` or `void` a function's name.
+    if (is_keyword(name)) return;
     for (std::size_t colons; (colons = container.find("::")) != std::string::npos;) container.replace(colons, 2, ".");
     const char* type = ts_node_type(node);
     bool method = (!containers_.empty() && containers_.back().is_type && !qualified_name) ||

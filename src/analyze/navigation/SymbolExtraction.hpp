@@ -67,6 +67,8 @@ public:
         ts_tree_cursor_delete(&cursor);
     }
     bool is(TSNode node, const char* type) const;
+    /// C and C++ keywords, which a recovering parse may leave where a name should be.
+    bool is_keyword(std::string_view name) const;
     StringId intern(std::string_view text);
     /// The name node is a definition's or a binding's: the walk must not count it as a use.
     void skip_name(TSNode name);

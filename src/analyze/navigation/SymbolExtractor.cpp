@@ -113,6 +113,15 @@ std::string_view Extraction::qualifier_of(TSNode object) const {
     return qualifier;
 }
 
+bool Extraction::is_keyword(std::string_view name) const {
+    if (language_ != Language::c && language_ != Language::cpp) return false;
+    static constexpr std::string_view keywords[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+        "float", "for", "goto", "if", "int", "long", "register", "return", "short", "signed", "sizeof", "static",
+        "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while"};
+    return std::find(std::begin(keywords), std::end(keywords), name) != std::end(keywords);
+}
+
 bool Extraction::is_builtin(std::string_view name) const {
     if (language_ == Language::go)
         return std::find(std::begin(go_predeclared), std::end(go_predeclared), name) != std::end(go_predeclared);
@@ -294,7 +303,7 @@ void Extraction::use_name(Frame& frame) {
     if (!member_part) {
         if (in_function() && locals_.find(name) != locals_.end()) return;
         if (!module_aliases_.empty() && module_aliases_.count(name)) return;
-        if (is_builtin(name)) return;
+        if (is_builtin(name) || is_keyword(name)) return;
         reference.kind = frame.callee ? ReferenceKind::call
                          : frame.writes ? ReferenceKind::write
                          : type_use ? ReferenceKind::type

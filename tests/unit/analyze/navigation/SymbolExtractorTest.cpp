@@ -374,3 +374,25 @@ paint = function (w) { return helpers.paint(w); };
         }
     }
 }
+
+TEST(SymbolExtractor, CDeclarationsInsideBodiesAndRecoveredKeywords) {
+    FileSymbols symbols = symbols_of(R"(int (*handler)(int) = 0;
+void g(void) {
+    extern int h(int);
+    int (*local)(int) = handler;
+    h(1);
+    local(2);
+}
+int __attribute__((section(".text.x"))) placed(void) { return 0; }
+)",
+                                     Language::c, "decl.c");
+    auto defined = definitions(symbols);
+    EXPECT_HAS(defined, "variable handler@1");  // a pointer to a function is a variable
+    EXPECT_HAS(defined, "function placed@8");
+    auto used = references(symbols);
+    EXPECT_HAS(used, "call h@5");           // declared inside g, still a function of the tree
+    EXPECT_LACKS(used, "call local@6");     // a local pointer
+    EXPECT_HAS(used, "read handler@4");
+    EXPECT_LACKS(used, "call section@8");   // attribute arguments are not calls
+    for (const Definition& definition : symbols.definitions) EXPECT_NE(symbols.text(definition.name), "if");
+}
