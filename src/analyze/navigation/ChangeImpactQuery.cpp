@@ -6,6 +6,7 @@
 #include "analyze/navigation/NavigationQueries.hpp"
 
 #include "analyze/navigation/SymbolExtractor.hpp"
+#include "analyze/syntax/ParseArena.hpp"
 
 #include <boost/json.hpp>
 
@@ -27,10 +28,20 @@ using namespace navigation;
 
 namespace {
 
-/// Runs git in `directory` and returns its standard output; throws with its exit status otherwise.
-std::string run_git(const std::string& directory, std::vector<std::string> arguments) {
+/// Runs git in `directory` and returns its standard output; throws with its exit status otherwise
+/// (exit 1 is a quiet "nothing found" for `config --get-regexp`, when `nothing_is_fine`).
+std::string run_git(const std::string& directory, std::vector<std::string> arguments, bool nothing_is_fine = false,
+                    const std::vector<std::string>& settings = {}) {
     // No external diff, text conversion or fsmonitor command: the tree may not be the user's own.
-    arguments.insert(arguments.begin(), {"git", "-c", "core.fsmonitor=false", "-C", directory});
+    std::vector<std::string> prefix{"git", "-c", "core.fsmonitor=false", "-c", "core.quotePath=false"};
+    for (const std::string& setting : settings) {
+        prefix.push_back("-c");
+        prefix.push_back(setting);
+    }
+    prefix.push_back("-C");
+    prefix.push_back(directory);
+    std::size_t command_at = prefix.size();
+    arguments.insert(arguments.begin(), prefix.begin(), prefix.end());
     std::vector<char*> argv;
     for (std::string& argument : arguments) argv.push_back(argument.data());
     argv.push_back(nullptr);
@@ -61,8 +72,9 @@ std::string run_git(const std::string& directory, std::vector<std::string> argum
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
+    if (nothing_is_fine && WIFEXITED(status) && WEXITSTATUS(status) == 1) return {};
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::invalid_argument("git " + arguments[5] + " failed in " + directory + " (exit " +
+        throw std::invalid_argument("git " + arguments[command_at] + " failed in " + directory + " (exit " +
                                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                                     "): is it a git work tree, and is the ref right?");
     return text;
@@ -74,42 +86,62 @@ struct FileChange {
     bool added = false;
 };
 
-// The files and new-side line ranges a unified diff changes (paths as the diff names them, less a/ b/).
+// The files and new-side line ranges a unified diff changes (paths as the diff names them, less
+// a/ and b/). A hunk's lines are counted, so a removed line that reads "-- x" is not a header.
 std::map<std::string, FileChange> parse_diff(std::string_view diff) {
     std::map<std::string, FileChange> changes;
     std::string old_path, current;
+    long old_left = 0, new_left = 0;  // lines of the current hunk still to come
+    auto path_of = [](std::string_view text, std::string_view side) {
+        std::string path(text);
+        if (auto tab = path.find('\t'); tab != std::string::npos) path.resize(tab);  // git adds a tab after names with spaces
+        if (path.substr(0, side.size()) == side) path.erase(0, side.size());
+        return path;
+    };
     while (!diff.empty()) {
         std::size_t end = diff.find('\n');
         std::string_view line = diff.substr(0, end);
         diff = end == std::string_view::npos ? std::string_view() : diff.substr(end + 1);
+        if (old_left > 0 || new_left > 0) {
+            char mark = line.empty() ? ' ' : line[0];
+            if (mark == '-') --old_left;
+            else if (mark == '+') --new_left;
+            else if (mark != '\\') { --old_left; --new_left; }
+            continue;
+        }
         if (line.substr(0, 4) == "--- ") {
-            old_path = std::string(line.substr(4));
-            if (old_path.substr(0, 2) == "a/") old_path.erase(0, 2);
+            old_path = path_of(line.substr(4), "a/");
         } else if (line.substr(0, 4) == "+++ ") {
-            std::string path(line.substr(4));
-            if (auto tab = path.find('\t'); tab != std::string::npos) path.resize(tab);
+            std::string path = path_of(line.substr(4), "b/");
             if (path == "/dev/null") {
                 current = old_path;
                 changes[current].deleted = true;
             } else {
-                if (path.substr(0, 2) == "b/") path.erase(0, 2);
                 current = path;
                 changes[current].added = old_path == "/dev/null";
             }
         } else if (line.substr(0, 3) == "@@ " && !current.empty()) {
-            std::size_t plus = line.find('+');
-            if (plus == std::string_view::npos) continue;
-            std::string_view range = line.substr(plus + 1, line.find(' ', plus) - plus - 1);
-            std::uint32_t start = 0, count = 1;
-            std::size_t comma = range.find(',');
-            try {
-                start = static_cast<std::uint32_t>(std::stoul(std::string(range.substr(0, comma))));
-                if (comma != std::string_view::npos) count = static_cast<std::uint32_t>(std::stoul(std::string(range.substr(comma + 1))));
-            } catch (const std::exception&) {
-                continue;
-            }
+            // @@ -a[,b] +c[,d] @@
+            auto range = [&](char sign, long& start, long& count) {
+                std::size_t at = line.find(sign, 3);
+                if (at == std::string_view::npos) return false;
+                std::string_view text = line.substr(at + 1, line.find(' ', at) - at - 1);
+                std::size_t comma = text.find(',');
+                try {
+                    start = std::stol(std::string(text.substr(0, comma)));
+                    count = comma == std::string_view::npos ? 1 : std::stol(std::string(text.substr(comma + 1)));
+                } catch (const std::exception&) {
+                    return false;
+                }
+                return start >= 0 && count >= 0 && count < 100000000;
+            };
+            long old_start = 0, old_count = 0, new_start = 0, new_count = 0;
+            if (!range('-', old_start, old_count) || !range('+', new_start, new_count)) continue;
+            old_left = old_count;
+            new_left = new_count;
             // A pure deletion touches the definition around the place it was.
-            changes[current].lines.push_back({std::max(start, 1u), count == 0 ? std::max(start, 1u) : start + count - 1});
+            auto first = static_cast<std::uint32_t>(std::max(new_start, 1L));
+            changes[current].lines.push_back({first, new_count == 0 ? first : static_cast<std::uint32_t>(new_start + new_count - 1)});
         }
     }
     return changes;
@@ -134,8 +166,25 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
                      search.base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~^@{}-") ==
                          std::string::npos;
         if (!plain) throw std::invalid_argument("base must be a git ref such as HEAD, main, HEAD~2 or a commit");
+        // A repository's own filter drivers would run on every file diffed: clean and smudge are
+        // set to cat for each one configured, and a long-running filter process is refused.
+        std::vector<std::string> settings;
+        std::string filters = run_git(context.root, {"config", "--get-regexp", "^filter\\..*\\.(clean|smudge|process)$"}, true);
+        for (std::size_t start = 0; start < filters.size();) {
+            std::size_t end = filters.find('\n', start);
+            std::string line = filters.substr(start, end - start);
+            std::string key = line.substr(0, line.find(' '));
+            if (key.size() > 8 && key.substr(key.size() - 8) == ".process")
+                throw std::invalid_argument("the repository configures a filter process (" + key +
+                                            "); get-change-impact does not run it: pass the change as diff instead");
+            if (!key.empty()) settings.push_back(key + "=cat");
+            if (end == std::string::npos) break;
+            start = end + 1;
+        }
         diff = run_git(context.root,
-                       {"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--unified=0", "--relative", search.base, "--"});
+                       {"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0", "--relative",
+                        search.base, "--"},
+                       false, settings);
         // Files git does not track yet are wholly new.
         std::string untracked = run_git(context.root, {"ls-files", "--others", "--exclude-standard"});
         for (std::size_t start = 0; start < untracked.size();) {
@@ -176,11 +225,18 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
         if (from_git && !change.added && language_for_path(path)) {
             std::string old_source;
             try {
+                // As large as the index reads (a blob of the history is parsed like a file).
+                std::string size = run_git(context.root, {"cat-file", "-s", search.base + ":./" + path});
+                if (std::stoll(size) > std::int64_t{4} << 20) continue;
                 old_source = run_git(context.root, {"show", search.base + ":./" + path});
             } catch (const std::exception&) {
                 continue;
             }
-            FileSymbols before = extract_symbols(old_source, *language_for_path(path), path);
+            FileSymbols before;
+            {
+                ParseArena arena;
+                before = extract_symbols(old_source, *language_for_path(path), path);
+            }
             const FileSymbols* now = slot ? index.file(*slot) : nullptr;
             for (const Definition& definition : before.definitions) {
                 std::string_view name = before.text(definition.name), container = before.text(definition.container);
@@ -218,7 +274,7 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
     // Uses of removed definitions are broken now: they start the walk too.
     for (const auto& [path, name] : removed)
         for (SymbolId user : users_of(name, [](const Resolution& meaning) { return meaning.candidates.empty(); }))
-            if (!reached.count(user) && !changed.count(user)) {
+            if (!reached.count(user) && !changed.count(user) && reached.size() < search.limit) {
                 reached[user] = {1, user};
                 frontier.push_back(user);
             }
@@ -230,6 +286,7 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
                      return std::find(meaning.candidates.begin(), meaning.candidates.end(), from) != meaning.candidates.end();
                  })) {
                 if (changed.count(user) || reached.count(user) || user == from) continue;
+                if (reached.size() >= search.limit) break;
                 reached[user] = {depth, from};
                 next.push_back(user);
             }

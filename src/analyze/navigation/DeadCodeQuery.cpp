@@ -41,12 +41,20 @@ bool entry_point(const FileSymbols& file, const Definition& definition) {
     case Language::java:
         return name == file.text(definition.container).substr(file.text(definition.container).rfind('.') + 1) ||
                signature.find("@Override") != std::string_view::npos || signature.find("@Test") != std::string_view::npos;
-    case Language::rust: return name == "new" || name == "drop" || name == "fmt" || name == "default";
+    case Language::rust: {
+        // #[test] functions live in `mod tests` (attributes are not kept) or are named test_….
+        std::string_view container = file.text(definition.container);
+        bool in_tests = container == "tests" || container.find("tests.") == 0 || container.find(".tests") != std::string_view::npos;
+        return name == "new" || name == "drop" || name == "fmt" || name == "default" || in_tests || starts_with(name, "test_");
+    }
     case Language::javascript:
     case Language::typescript:
     case Language::tsx: return name == "constructor" || name == "render";
     case Language::c:
-    case Language::cpp: return name == file.text(definition.container).substr(file.text(definition.container).rfind('.') + 1);
+    case Language::cpp:
+        // Constructors, destructors, operators and overrides are called by the language itself.
+        return name == file.text(definition.container).substr(file.text(definition.container).rfind('.') + 1) ||
+               starts_with(name, "~") || starts_with(name, "operator") || signature.find("override") != std::string_view::npos;
     }
     return false;
 }

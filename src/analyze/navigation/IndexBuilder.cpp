@@ -116,7 +116,8 @@ bool refresh_file(CodeIndex& index, const std::string& root, const std::string& 
     compile_globs(options, include, exclude);
     std::string absolute = (fs::path(root) / relative_path).string();
     struct stat status {};
-    bool present = ::stat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
+    // A link is followed only to a file inside the tree, as the first walk decides.
+    bool present = regular_file_inside(fs::path(root), absolute) && ::stat(absolute.c_str(), &status) == 0 &&
                    status.st_size <= options.max_file_bytes && takes_file(relative_path, options, include, exclude);
     if (!present) {
         bool known = index.file(relative_path) != nullptr;
@@ -125,7 +126,6 @@ bool refresh_file(CodeIndex& index, const std::string& root, const std::string& 
     }
     auto language = language_for_path(relative_path);
     FileOutcome outcome = index_file(absolute, relative_path, *language, cache, now_ns(), nullptr);
-    if (cache) cache->flush();
     if (!outcome.symbols) {
         bool known = index.file(relative_path) != nullptr;
         index.remove(relative_path);

@@ -31,7 +31,8 @@ struct IndexBuild {
 IndexBuild build_index(const std::string& root, const ProjectOptions& options);
 
 /// Re-reads one file of an index (a path relative to `root`): replaced when it still exists and is
-/// one the index takes, removed when it is gone. Returns whether the index changed.
+/// one the index takes, removed when it is gone. Returns whether the index changed. What it stores
+/// in the cache is written by the cache's next flush().
 bool refresh_file(CodeIndex& index, const std::string& root, const std::string& relative_path,
                   const ProjectOptions& options, AnalysisCache* cache);
 

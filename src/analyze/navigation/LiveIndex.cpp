@@ -31,20 +31,18 @@ LiveIndex::~LiveIndex() { watcher_.reset(); }
 
 void LiveIndex::apply(const std::vector<std::string>& paths) {
     // Directories expand into the files under them: those the index has, and those now on disk.
+    // Every path may be a file, and may have been a directory: both are looked at, whatever it is
+    // now (a file replaced by a directory, a directory moved away and a file put in its place).
     std::set<std::string> files;
-    std::vector<std::string> directories, gone;
+    std::vector<std::string> directories;
     for (const std::string& path : paths) {
         struct stat status {};
         std::string absolute = path.empty() ? build_.root : build_.root + "/" + path;
-        bool exists = ::stat(absolute.c_str(), &status) == 0;
-        if (exists && S_ISDIR(status.st_mode)) {
-            directories.push_back(path);
-            gone.push_back(path);  // files the index has under it may have gone with a move
-        } else {
-            files.insert(path);
-            if (!exists) gone.push_back(path);  // perhaps a directory removed
-        }
+        // lstat: a link to a directory is not walked into (the first walk does not either).
+        if (::lstat(absolute.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) directories.push_back(path);
+        if (!path.empty()) files.insert(path);
     }
+    const std::vector<std::string>& gone = paths;
     std::unique_lock lock(mutex_);
     CodeIndex& index = build_.index;
     for (const std::string& path : gone) {
@@ -62,9 +60,13 @@ void LiveIndex::apply(const std::vector<std::string>& paths) {
             fs::path below = directory.empty() ? fs::path(build_.root) : fs::path(build_.root) / directory;
             std::error_code error;
             if (!fs::is_directory(below, error)) continue;
-            for (const Candidate& candidate : find_files(below, options_, {}, {}, skipped)) {
-                std::string path = directory.empty() ? candidate.path : directory + "/" + candidate.path;
-                if (takes_file(path, options_, include, exclude)) files.insert(path);
+            try {
+                for (const Candidate& candidate : find_files(below, options_, {}, {}, skipped)) {
+                    std::string path = directory.empty() ? candidate.path : directory + "/" + candidate.path;
+                    if (takes_file(path, options_, include, exclude)) files.insert(path);
+                }
+            } catch (const std::exception&) {
+                // Gone while it was listed, or too large: what the index had under it is re-read below.
             }
         }
     }
@@ -76,6 +78,7 @@ void LiveIndex::apply(const std::vector<std::string>& paths) {
             // One unreadable file must not stop the others from being brought up to date.
         }
     }
+    if (cache_) cache_->flush();  // one transaction for the batch
     if (changed) generation_.fetch_add(1);
 }
 

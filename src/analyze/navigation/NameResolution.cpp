@@ -130,7 +130,19 @@ Resolution CodeIndex::resolve(SymbolId id) const {
         return settle(members.empty() ? std::move(candidates) : std::move(members), false);
     }
 
-    // A bare name: the same file, an import of that name, the same package, anywhere.
+    // A bare name: the same file, an import of that name, the same package, anywhere. In Python,
+    // JavaScript, TypeScript, Go and Rust a bare name is never a type's method or field (only Java
+    // and C++ have an implicit this).
+    if (file.language != Language::java && file.language != Language::cpp && file.language != Language::c) {
+        candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                        [&](SymbolId candidate) {
+                                            SymbolKind kind = definition(candidate).kind;
+                                            return kind == SymbolKind::method || kind == SymbolKind::field ||
+                                                   (kind == SymbolKind::enum_member && file.language != Language::rust);
+                                        }),
+                         candidates.end());
+        if (candidates.empty()) return {};
+    }
     std::vector<SymbolId> same_file;
     for (SymbolId candidate : candidates)
         if (candidate.file == id.file) same_file.push_back(candidate);

@@ -133,11 +133,14 @@ Resolution resolve_target(const NavigationContext& context, const std::string& r
             throw std::invalid_argument("symbol " + raw_target + ": " + path + " is not a file of the index (paths are relative to " +
                                         context.root + ")");
         const FileSymbols& file = *index.file(*slot);
-        if (column == 0) {  // the first definition or use on that line
+        if (column == 0) {  // the first definition, else the first use that means something, on that line
             for (const Definition& definition : file.definitions)
                 if (definition.line == line) return index.at(path, line, definition.column);
-            for (const Reference& reference : file.references)
-                if (reference.line == line) return index.at(path, line, reference.column);
+            for (const Reference& reference : file.references) {
+                if (reference.line != line) continue;
+                Resolution found = index.at(path, line, reference.column);
+                if (!found.candidates.empty()) return found;
+            }
         } else {
             Resolution found = index.at(path, line, column);
             if (!found.candidates.empty()) return found;
@@ -213,7 +216,9 @@ std::vector<SymbolId> matching_symbols(const NavigationContext& context, const S
             found = resolve_target(context, search.query).candidates;
         } catch (const std::invalid_argument&) {
             // Not an exact name: the same letters in any case, or the name inside longer ones.
-            std::string folded = lower(split_qualified(search.query).back());
+            std::vector<std::string_view> parts = split_qualified(search.query);
+            if (parts.empty()) throw std::invalid_argument("query " + search.query + " names nothing: give a name such as Serve");
+            std::string folded = lower(parts.back());
             index.each_defined_name([&](const std::string& candidate, const std::vector<SymbolId>& ids) {
                 if (lower(candidate).find(folded) != std::string::npos) found.insert(found.end(), ids.begin(), ids.end());
             });
@@ -230,7 +235,8 @@ std::vector<SymbolId> matching_symbols(const NavigationContext& context, const S
     };
     found.erase(std::remove_if(found.begin(), found.end(), [&](SymbolId id) { return !keep(id); }), found.end());
     // Exact names first, then types before their members, then by place.
-    std::string exact = pattern ? std::string() : std::string(split_qualified(search.query).back());
+    std::vector<std::string_view> query_parts = split_qualified(search.query);
+    std::string exact = pattern || query_parts.empty() ? std::string() : std::string(query_parts.back());
     std::sort(found.begin(), found.end(), [&](SymbolId a, SymbolId b) {
         bool exact_a = index.text(a.file, index.definition(a).name) == exact;
         bool exact_b = index.text(b.file, index.definition(b).name) == exact;

@@ -3,9 +3,12 @@
 
 #include "analyze/navigation/NavigationQueries.hpp"
 
+#include "analyze/project/SourceFiles.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -13,6 +16,7 @@
 namespace mcpkit::analyze {
 namespace json = boost::json;
 using namespace navigation;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -20,14 +24,19 @@ namespace {
 class LineReader {
 public:
     explicit LineReader(std::string root) : root_(std::move(root)) {}
+    // Uses come sorted by path: one file is held at a time.
     std::string line(const std::string& path, std::uint32_t number) {
-        auto [entry, inserted] = files_.try_emplace(path);
-        if (inserted) {
-            std::ifstream in(root_ + "/" + path, std::ios::binary);
-            std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            entry->second = std::move(content);
+        if (path != path_) {
+            path_ = path;
+            content_.clear();
+            std::string absolute = root_ + "/" + path;
+            // A file swapped for a link since it was indexed is not followed out of the tree.
+            if (regular_file_inside(fs::path(root_), absolute)) {
+                std::ifstream in(absolute, std::ios::binary);
+                content_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            }
         }
-        std::string_view text = entry->second;
+        std::string_view text = content_;
         for (std::uint32_t i = 1; i < number && !text.empty(); ++i) {
             std::size_t newline = text.find('\n');
             text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
@@ -42,7 +51,8 @@ public:
 
 private:
     std::string root_;
-    std::map<std::string, std::string> files_;
+    std::string path_;
+    std::string content_;
 };
 
 }  // namespace
@@ -51,6 +61,7 @@ NavigationAnswer find_references(const NavigationContext& context, const Referen
     const CodeIndex& index = context.index;
     Resolution target = resolve_target(context, search.target);
     if (target.candidates.size() > 1) return ambiguous_answer(context, search.target, target);
+    if (target.candidates.empty()) throw std::invalid_argument("No definition for " + search.target + " in the index");
     SymbolId definition = target.candidates.front();
     std::string_view name = index.text(definition.file, index.definition(definition).name);
 

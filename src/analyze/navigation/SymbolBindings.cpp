@@ -149,8 +149,9 @@ void Extraction::bind_statement(Frame& frame) {
 }
 
 // Every name a pattern binds, leaving out its types, default values and the members it writes.
-void Extraction::bind_pattern(TSNode pattern) {
-    if (ts_node_is_null(pattern)) return;
+void Extraction::bind_pattern(TSNode pattern, int depth) {
+    // Patterns nest as deep as a file likes ([[[[x]]]]); past this the rest binds nothing.
+    if (ts_node_is_null(pattern) || depth > max_pattern_depth) return;
     NavigationRole kind = role(pattern);
     const char* type = ts_node_type(pattern);
     if (kind == NavigationRole::identifier || std::strcmp(type, "shorthand_property_identifier_pattern") == 0 ||
@@ -177,21 +178,21 @@ void Extraction::bind_pattern(TSNode pattern) {
         }
     }
     if (std::strcmp(type, "pair_pattern") == 0) {
-        bind_pattern(child(pattern, fields_.value));
+        bind_pattern(child(pattern, fields_.value), depth + 1);
         return;
     }
     if (std::strcmp(type, "assignment_pattern") == 0 || std::strcmp(type, "object_assignment_pattern") == 0) {
-        bind_pattern(child(pattern, fields_.left));
+        bind_pattern(child(pattern, fields_.left), depth + 1);
         return;
     }
     if (std::strcmp(type, "default_parameter") == 0 || std::strcmp(type, "typed_default_parameter") == 0 ||
         std::strcmp(type, "variable_declarator") == 0) {
-        bind_pattern(child(pattern, fields_.name));
+        bind_pattern(child(pattern, fields_.name), depth + 1);
         return;
     }
     if (std::strcmp(type, "field_pattern") == 0) {
         TSNode inner = child(pattern, fields_.pattern);
-        bind_pattern(ts_node_is_null(inner) ? child(pattern, fields_.name) : inner);
+        bind_pattern(ts_node_is_null(inner) ? child(pattern, fields_.name) : inner, depth + 1);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(pattern);
@@ -203,7 +204,7 @@ void Extraction::bind_pattern(TSNode pattern) {
                           field == fields_.condition || field == fields_.size || field == fields_.index))
                 continue;
             TSNode item = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(item) && role(item) != NavigationRole::type_context) bind_pattern(item);
+            if (ts_node_is_named(item) && role(item) != NavigationRole::type_context) bind_pattern(item, depth + 1);
         } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);

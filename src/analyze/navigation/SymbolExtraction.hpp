@@ -119,9 +119,10 @@ public:
 
     // Bindings and imports (SymbolBindings.cpp).
     void bind_statement(Frame& frame);
-    void bind_pattern(TSNode pattern);
+    static constexpr int max_pattern_depth = 64;
+    void bind_pattern(TSNode pattern, int depth = 0);
     void read_import(TSNode node);
-    void read_rust_use(TSNode tree, std::string prefix);
+    void read_rust_use(TSNode tree, const std::string& prefix, int depth = 0);
     /// `module_alias`: the alias names a module (`import os`), so its uses are not references.
     void add_import(std::string_view alias, std::string_view module, std::string_view member, TSNode name_node,
                     bool module_alias);

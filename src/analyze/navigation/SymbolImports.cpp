@@ -58,8 +58,8 @@ void Extraction::add_import(std::string_view alias, std::string_view module, std
     }
 }
 
-void Extraction::read_rust_use(TSNode tree, std::string prefix) {
-    if (ts_node_is_null(tree)) return;
+void Extraction::read_rust_use(TSNode tree, const std::string& prefix, int depth) {
+    if (ts_node_is_null(tree) || depth > max_pattern_depth) return;  // use a::{b::{c::{…}}}, as deep as a file likes
     const char* type = ts_node_type(tree);
     auto join = [&](std::string_view path) {
         return prefix.empty() ? std::string(path) : path.empty() ? prefix.substr(0, prefix.size() - 2) : prefix + std::string(path);
@@ -77,9 +77,9 @@ void Extraction::read_rust_use(TSNode tree, std::string prefix) {
         std::string inner = join(text(child(tree, fields_.path)));
         if (!inner.empty()) inner += "::";
         TSNode list = child(tree, fields_.list);
-        for (std::uint32_t i = 0, n = named_count(list); i < n; ++i) read_rust_use(named_child(list, i), inner);
+        for (std::uint32_t i = 0, n = named_count(list); i < n; ++i) read_rust_use(named_child(list, i), inner, depth + 1);
     } else if (std::strcmp(type, "use_list") == 0) {
-        for (std::uint32_t i = 0, n = named_count(tree); i < n; ++i) read_rust_use(named_child(tree, i), prefix);
+        for (std::uint32_t i = 0, n = named_count(tree); i < n; ++i) read_rust_use(named_child(tree, i), prefix, depth + 1);
     } else if (std::strcmp(type, "use_wildcard") == 0) {
         TSNode path = named_child(tree, 0);
         add_import("*", join(ts_node_is_null(path) ? std::string_view() : text(path)), {}, tree, false);

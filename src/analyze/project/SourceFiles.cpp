@@ -193,6 +193,19 @@ bool takes_file(const std::string& relative_path, const ProjectOptions& options,
     return !matches_any(exclude, relative_path);
 }
 
+bool regular_file_inside(const fs::path& root, const std::string& absolute_path) {
+    std::error_code error;
+    fs::file_status link = fs::symlink_status(absolute_path, error);
+    if (error) return false;
+    if (fs::is_symlink(link)) {
+        fs::path target = fs::weakly_canonical(absolute_path, error);
+        if (error) return false;
+        auto [root_end, target_end] = std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+        if (root_end != root.end()) return false;
+    }
+    return fs::is_regular_file(absolute_path, error);
+}
+
 std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }

@@ -52,6 +52,10 @@ bool takes_file(const std::string& relative_path, const ProjectOptions& options,
 /// excludes, the exclude globs and the depth.
 bool takes_directory(const std::string& relative_directory, const ProjectOptions& options, const std::vector<Glob>& exclude);
 
+/// Whether `absolute_path`, links followed, is a regular file inside `root` (itself canonical): a
+/// link to a directory, or to anything outside the tree, is not (as find_files decides).
+bool regular_file_inside(const std::filesystem::path& root, const std::string& absolute_path);
+
 FileIdentity identity_of(const struct stat& status);
 
 /// Reads the whole file; empty on success, else why not. `identity` is set only when the file did

@@ -22,6 +22,11 @@ namespace {
 
 /// The live indexes, one per tree asked about, the least recently used dropped past a few.
 class IndexRegistry {
+    struct Slot {
+        std::mutex building;
+        std::shared_ptr<LiveIndex> index;
+    };
+
 public:
     explicit IndexRegistry(const AnalyzeServerOptions& options) : options_(options) {}
 
@@ -53,19 +58,25 @@ public:
         try {
             slot->index = std::make_shared<LiveIndex>(root, options);
         } catch (const LiveIndex::Cancelled&) {
+            forget(root, slot);
             return nullptr;
         } catch (const std::invalid_argument& error) {
+            forget(root, slot);  // a tree that cannot be indexed must not push out those that are
             throw ToolError(status_code::bad_request, error.what());
         }
         return slot->index;
     }
 
 private:
+    void forget(const std::string& root, const std::shared_ptr<Slot>& slot) {
+        std::lock_guard lock(mutex_);
+        auto found = slots_.find(root);
+        if (found != slots_.end() && found->second == slot && !slot->index) {
+            slots_.erase(found);
+            recent_.remove(root);
+        }
+    }
     static constexpr std::size_t max_trees = 8;
-    struct Slot {
-        std::mutex building;
-        std::shared_ptr<LiveIndex> index;
-    };
     AnalyzeServerOptions options_;
     std::mutex mutex_;
     std::map<std::string, std::shared_ptr<Slot>> slots_;

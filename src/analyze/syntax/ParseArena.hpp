@@ -28,6 +28,9 @@ public:
     static TSParser* new_parser();
     /// Bytes the thread's arena took from the system for the current file.
     static std::size_t bytes_in_use();
+    /// The current file outgrew the arena: later blocks came from malloc, so its tree must be
+    /// deleted the usual way to free them.
+    static bool overflowed();
 };
 
 }  // namespace mcpkit::analyze

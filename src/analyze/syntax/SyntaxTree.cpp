@@ -15,7 +15,7 @@ SyntaxTree::SyntaxTree(SyntaxTree&& other) noexcept
 
 SyntaxTree& SyntaxTree::operator=(SyntaxTree&& other) noexcept {
     if (this != &other) {
-        if (tree_ && !in_arena_) ts_tree_delete(tree_);
+        if (tree_ && (!in_arena_ || ParseArena::overflowed())) ts_tree_delete(tree_);
         tree_ = std::exchange(other.tree_, nullptr);
         source_ = other.source_;
         language_ = other.language_;
@@ -25,7 +25,7 @@ SyntaxTree& SyntaxTree::operator=(SyntaxTree&& other) noexcept {
 }
 
 SyntaxTree::~SyntaxTree() {
-    if (tree_ && !in_arena_) ts_tree_delete(tree_);
+    if (tree_ && (!in_arena_ || ParseArena::overflowed())) ts_tree_delete(tree_);
 }
 
 namespace {

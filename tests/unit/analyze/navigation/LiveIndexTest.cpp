@@ -134,3 +134,36 @@ TEST(LiveIndex, ChangeImpactFollowsUsesFromAGitDiff) {
     option.base = "HEAD:../secret";
     EXPECT_THROW(change_impact(context, option), std::invalid_argument);
 }
+
+TEST(LiveIndex, LinksOutOfTheTreeAndFilesBecomingDirectoriesStayRight) {
+    TempTree tree;
+    // Another directory, beside the tree: what a link may point at.
+    fs::path outside = fs::path(tree.root()).parent_path() / (fs::path(tree.root()).filename().string() + "-outside");
+    fs::create_directories(outside / "dir");
+    std::ofstream(outside / "secret.py") << "def secret():\n    pass\n";
+    std::ofstream(outside / "dir/more.py") << "def more_secret():\n    pass\n";
+    struct Cleanup {
+        fs::path path;
+        ~Cleanup() { fs::remove_all(path); }
+    } cleanup{outside};
+    tree.write("a.py", "def a():\n    pass\n");
+    LiveIndex index(tree.root(), ProjectOptions{});
+
+    std::uint64_t generation = index.generation();
+    shell("ln -s '" + outside.string() + "/secret.py' '" + tree.root() + "/link.py' && ln -s '" + outside.string() +
+          "/dir' '" + tree.root() + "/linkdir' && printf 'def b():\\n    pass\\n' > '" + tree.root() + "/b.py'");
+    ASSERT_TRUE(wait_for_change(index, generation));  // b.py
+    EXPECT_EQ(definitions_named(index, "b"), 1u);
+    EXPECT_EQ(definitions_named(index, "secret"), 0u);
+    EXPECT_EQ(definitions_named(index, "more_secret"), 0u);
+
+    // a.py becomes a directory with a file in it.
+    generation = index.generation();
+    shell("rm '" + tree.root() + "/a.py' && mkdir '" + tree.root() + "/a.py' && printf 'def c():\\n    pass\\n' > '" + tree.root() +
+          "/a.py/c.py'");
+    ASSERT_TRUE(wait_for_change(index, generation));
+    for (int i = 0; i < 200 && definitions_named(index, "c") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(definitions_named(index, "a"), 0u);
+    EXPECT_EQ(definitions_named(index, "c"), 1u);
+    index.read([&](const IndexBuild& build) { EXPECT_EQ(build.index.file("a.py"), nullptr); });
+}

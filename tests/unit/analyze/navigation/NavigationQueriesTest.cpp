@@ -244,3 +244,45 @@ TEST(NavigationQueries, ATreeTooLargeForAnIndexIsRefusedByName) {
     options.max_files = 2;
     EXPECT_EQ(build_index(tree.root(), options).index.file_count(), 2u);
 }
+
+TEST(NavigationQueries, HostileTargetsAndDiffsAreAnsweredNotCrashedOn) {
+    TempTree tree;
+    tree.write("a.py", "import os\n\nclass Widget:\n    def helper(self):\n        return 1\n\n\ndef helper():\n    return 2\n\n\n"
+                       "def main():\n    return os.getcwd() + helper()\n");
+    IndexBuild build = tree.index();
+    NavigationContext context{build.index, build.root};
+    // Names made of separators only, and a line whose first use means nothing in the tree.
+    EXPECT_THROW(find_symbol(context, {".", std::nullopt, "", 50}), std::invalid_argument);
+    EXPECT_THROW(find_symbol(context, {"::", std::nullopt, "", 50}), std::invalid_argument);
+    NavigationAnswer at_line = find_references(context, {"a.py:13", {}, true, 0, 100});  // os.getcwd(), then helper()
+    EXPECT_EQ(at_line.data.at("target").at("qualifiedName").as_string(), "a.helper");
+    EXPECT_THROW(call_hierarchy(context, {"a.py:1", CallDirection::callers, 1, 200}), std::invalid_argument);
+
+    // A bare name in Python is never a method: helper() is the module's function.
+    NavigationAnswer callers = call_hierarchy(context, {"a.helper", CallDirection::callers, 1, 200});
+    ASSERT_EQ(callers.data.at("children").as_array().size(), 1u) << callers.text;
+    EXPECT_EQ(callers.data.at("children").as_array()[0].at("qualifiedName").as_string(), "a.main");
+
+    // A removed line that reads like a header ("--- x") is counted as the hunk's, not a new file.
+    ImpactSearch given;
+    given.diff = "--- a/a.py\n+++ b/a.py\n@@ -13,2 +13,1 @@\n--- not a header\n-    x\n+    return os.getcwd() + helper()\n";
+    NavigationAnswer impact = change_impact(context, given);
+    EXPECT_EQ(impact.data.at("changedFiles").to_number<std::int64_t>(), 1);
+    ASSERT_EQ(impact.data.at("changed").as_array().size(), 1u) << impact.text;
+    EXPECT_EQ(impact.data.at("changed").as_array()[0].at("qualifiedName").as_string(), "a.main");
+}
+
+TEST(NavigationQueries, DeadCodeSparesWhatTheLanguageCalls) {
+    TempTree tree;
+    tree.write("w.cpp", "class Widget {\npublic:\n    Widget() {}\n    ~Widget() {}\n    bool operator==(const Widget&) const { return true; }\n"
+                        "    void draw() override {}\n};\nstatic void lonely() {}\n");
+    tree.write("lib.rs", "fn helper() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn checks() {}\n}\n");
+    IndexBuild build = tree.index();
+    NavigationContext context{build.index, build.root};
+    DeadCodeSearch search;
+    search.include_exported = true;
+    NavigationAnswer dead = find_dead_code(context, search);
+    std::vector<std::string> names;
+    for (const json::value& item : dead.data.at("definitions").as_array()) names.emplace_back(item.at("name").as_string());
+    EXPECT_EQ(names, (std::vector<std::string>{"helper", "lonely"})) << dead.text;  // Widget is used by operator==
+}
