@@ -110,8 +110,8 @@ IndexBuild build_index(const std::string& root_text, const ProjectOptions& optio
     return build;
 }
 
-bool refresh_file(CodeIndex& index, const std::string& root, const std::string& relative_path, const ProjectOptions& options,
-                  AnalysisCache* cache) {
+std::optional<FileSymbols> current_symbols(const std::string& root, const std::string& relative_path,
+                                           const ProjectOptions& options, AnalysisCache* cache) {
     std::vector<Glob> include, exclude;
     compile_globs(options, include, exclude);
     std::string absolute = (fs::path(root) / relative_path).string();
@@ -119,19 +119,20 @@ bool refresh_file(CodeIndex& index, const std::string& root, const std::string& 
     // A link is followed only to a file inside the tree, as the first walk decides.
     bool present = regular_file_inside(fs::path(root), absolute) && ::stat(absolute.c_str(), &status) == 0 &&
                    status.st_size <= options.max_file_bytes && takes_file(relative_path, options, include, exclude);
-    if (!present) {
+    if (!present) return std::nullopt;
+    FileOutcome outcome = index_file(absolute, relative_path, *language_for_path(relative_path), cache, now_ns(), nullptr);
+    return std::move(outcome.symbols);
+}
+
+bool refresh_file(CodeIndex& index, const std::string& root, const std::string& relative_path, const ProjectOptions& options,
+                  AnalysisCache* cache) {
+    std::optional<FileSymbols> symbols = current_symbols(root, relative_path, options, cache);
+    if (!symbols) {
         bool known = index.file(relative_path) != nullptr;
         index.remove(relative_path);
         return known;
     }
-    auto language = language_for_path(relative_path);
-    FileOutcome outcome = index_file(absolute, relative_path, *language, cache, now_ns(), nullptr);
-    if (!outcome.symbols) {
-        bool known = index.file(relative_path) != nullptr;
-        index.remove(relative_path);
-        return known;
-    }
-    index.replace(std::move(*outcome.symbols));
+    index.replace(std::move(*symbols));
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "analyze/project/ProjectAnalyzer.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct IndexBuild {
 /// Throws std::invalid_argument naming the problem (no such directory, a bad glob). Uses
 /// options.cache_path, threads, progress and cancel like analyze_project; ignores the metrics'.
 IndexBuild build_index(const std::string& root, const ProjectOptions& options);
+
+/// One file's symbols as the index would have them now (a path relative to `root`), or nothing when
+/// the file is gone or is not one the index takes. Reads and parses; touches no index.
+std::optional<FileSymbols> current_symbols(const std::string& root, const std::string& relative_path,
+                                           const ProjectOptions& options, AnalysisCache* cache);
 
 /// Re-reads one file of an index (a path relative to `root`): replaced when it still exists and is
 /// one the index takes, removed when it is gone. Returns whether the index changed. What it stores

@@ -42,15 +42,16 @@ void LiveIndex::apply(const std::vector<std::string>& paths) {
         if (::lstat(absolute.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) directories.push_back(path);
         if (!path.empty()) files.insert(path);
     }
-    const std::vector<std::string>& gone = paths;
-    std::unique_lock lock(mutex_);
     CodeIndex& index = build_.index;
-    for (const std::string& path : gone) {
+    {
         // A path the index has files under (a directory removed or moved away) names them all.
-        std::string prefix = path.empty() ? std::string() : path + "/";
-        for (std::uint32_t slot = 0; slot < index.slot_count(); ++slot)
-            if (const FileSymbols* file = index.file(slot); file && file->path.rfind(prefix, 0) == 0 && file->path != path)
-                files.insert(file->path);
+        std::shared_lock lock(mutex_);
+        for (const std::string& path : paths) {
+            std::string prefix = path.empty() ? std::string() : path + "/";
+            for (std::uint32_t slot = 0; slot < index.slot_count(); ++slot)
+                if (const FileSymbols* file = index.file(slot); file && file->path.rfind(prefix, 0) == 0 && file->path != path)
+                    files.insert(file->path);
+        }
     }
     if (!directories.empty()) {
         std::vector<Glob> include, exclude;
@@ -70,15 +71,29 @@ void LiveIndex::apply(const std::vector<std::string>& paths) {
             }
         }
     }
-    bool changed = false;
+    // Files are read and parsed while queries go on; only putting them in takes the write lock.
+    std::vector<std::pair<std::string, std::optional<FileSymbols>>> fresh;
     for (const std::string& file : files) {
         try {
-            changed = refresh_file(index, build_.root, file, options_, cache_.get()) || changed;
+            fresh.emplace_back(file, current_symbols(build_.root, file, options_, cache_.get()));
         } catch (const std::exception&) {
             // One unreadable file must not stop the others from being brought up to date.
         }
     }
     if (cache_) cache_->flush();  // one transaction for the batch
+    bool changed = false;
+    {
+        std::unique_lock lock(mutex_);
+        for (auto& [path, symbols] : fresh) {
+            if (symbols) {
+                index.replace(std::move(*symbols));
+                changed = true;
+            } else if (index.file(path)) {
+                index.remove(path);
+                changed = true;
+            }
+        }
+    }
     if (changed) generation_.fetch_add(1);
 }
 
