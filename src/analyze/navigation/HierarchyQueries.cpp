@@ -145,7 +145,6 @@ std::set<std::string> go_method_names(const CodeIndex& index, SymbolId type) {
 NavigationAnswer call_hierarchy(const NavigationContext& context, const CallSearch& search) {
     Resolution target = resolve_target(context, search.target);
     if (target.candidates.size() > 1) return ambiguous_answer(context, search.target, target);
-    if (target.candidates.empty()) throw std::invalid_argument("No definition for " + search.target + " in the index");
     SymbolId root = target.candidates.front();
     NavigationAnswer answer;
     std::string direction = search.direction == CallDirection::callers ? "callers" : "callees";
@@ -169,7 +168,6 @@ NavigationAnswer type_hierarchy(const NavigationContext& context, const TypeSear
     const CodeIndex& index = context.index;
     Resolution target = resolve_target(context, search.target);
     if (target.candidates.size() > 1) return ambiguous_answer(context, search.target, target);
-    if (target.candidates.empty()) throw std::invalid_argument("No definition for " + search.target + " in the index");
     SymbolId root = target.candidates.front();
     if (!is_type(index.definition(root).kind))
         throw std::invalid_argument(search.target + " is a " + std::string(name(index.definition(root).kind)) +

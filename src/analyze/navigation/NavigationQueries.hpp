@@ -85,7 +85,8 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
 namespace navigation {
 
 /// The definitions a target names: a qualified name, or a definition or use at path:line[:column].
-/// Throws std::invalid_argument when nothing matches, with the nearest names as suggestions.
+/// Never empty: throws std::invalid_argument when nothing matches, with the nearest names as
+/// suggestions.
 Resolution resolve_target(const NavigationContext& context, const std::string& target);
 boost::json::object definition_json(const NavigationContext& context, SymbolId id);
 std::string location(const CodeIndex& index, SymbolId definition);

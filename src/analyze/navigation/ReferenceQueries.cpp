@@ -61,7 +61,6 @@ NavigationAnswer find_references(const NavigationContext& context, const Referen
     const CodeIndex& index = context.index;
     Resolution target = resolve_target(context, search.target);
     if (target.candidates.size() > 1) return ambiguous_answer(context, search.target, target);
-    if (target.candidates.empty()) throw std::invalid_argument("No definition for " + search.target + " in the index");
     SymbolId definition = target.candidates.front();
     std::string_view name = index.text(definition.file, index.definition(definition).name);
 

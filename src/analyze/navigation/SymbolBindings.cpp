@@ -8,12 +8,6 @@
 
 namespace mcpkit::analyze::extraction {
 
-namespace {
-
-bool type_is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
-
-}  // namespace
-
 void Extraction::bind_statement(Frame& frame) {
     TSNode node = frame.node;
     const char* type = ts_node_type(node);

@@ -9,7 +9,6 @@ namespace mcpkit::analyze::extraction {
 
 namespace {
 
-bool type_is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
 
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 

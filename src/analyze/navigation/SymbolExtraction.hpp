@@ -8,6 +8,7 @@
 #include "analyze/navigation/Symbols.hpp"
 #include "analyze/syntax/SyntaxTree.hpp"
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -20,6 +21,10 @@ namespace mcpkit::analyze::extraction {
 inline std::uint32_t named_count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_named_child_count(node); }
 inline TSNode named_child(TSNode node, std::uint32_t index) {
     return ts_node_is_null(node) ? TSNode{} : ts_node_named_child(node, index);
+}
+/// Whether the node is there and of this type.
+inline bool type_is(TSNode node, const char* type) {
+    return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0;
 }
 
 struct Frame {

@@ -46,9 +46,7 @@ Extraction::Extraction(const SyntaxTree& tree, FileSymbols& out)
     string_ids_.emplace(std::string(), 0);
 }
 
-bool Extraction::is(TSNode node, const char* type) const {
-    return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0;
-}
+bool Extraction::is(TSNode node, const char* type) const { return type_is(node, type); }
 
 StringId Extraction::intern(std::string_view text) {
     if (text.empty()) return 0;

@@ -10,7 +10,6 @@ namespace mcpkit::analyze::extraction {
 
 namespace {
 
-bool type_is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
 
 std::string_view unquote(std::string_view text) {
     while (!text.empty() && (text.front() == '"' || text.front() == '\'' || text.front() == '`' || text.front() == '<'))

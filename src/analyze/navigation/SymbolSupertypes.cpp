@@ -8,12 +8,6 @@
 
 namespace mcpkit::analyze::extraction {
 
-namespace {
-
-bool type_is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
-
-}  // namespace
-
 Extraction::BaseType Extraction::base_type(TSNode type) const {
     for (int guard = 0; guard < 8 && !ts_node_is_null(type); ++guard) {
         NavigationRole kind = role(type);
