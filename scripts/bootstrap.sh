@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 debian_packages=(
   g++ cmake ninja-build ccache pkg-config git
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-system1.81-dev
-  libcli11-dev libfmt-dev libssl-dev
+  libcli11-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk hyperfine strace openssl tinyproxy-bin
@@ -16,6 +16,8 @@ debian_packages=(
   # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe,
   # and the navigation index's references: universal-ctags, cscope, GNU Global
   golang-1.19-src rust-src openjdk-17-source universal-ctags cscope global
+  # libmcp's API reference, the man page, and the DEB packages' inspection
+  doxygen help2man dpkg-dev
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).

@@ -6,6 +6,7 @@
 #include "cli/PrettyJson.hpp"
 #include "cli/Tour.hpp"
 
+#include <mcp/Version.hpp>
 #include <mcp/Error.hpp>
 #include <mcp/auth/OAuthClient.hpp>
 #include <mcp/client/Client.hpp>
@@ -296,7 +297,7 @@ int run_client(const ClientArguments& arguments) {
             }
 
             mcp::ClientOptions options;
-            options.info = {"mcpkit-client", "0.1.0"};
+            options.info = {"mcpkit-client", MCP_VERSION_STRING};
             options.protocol_version = arguments.protocol;
             options.request_timeout = std::chrono::milliseconds(static_cast<long>(arguments.timeout_seconds * 1000));
             // A sign-in in the browser happens inside the first request: only that one waits for it.

@@ -6,6 +6,7 @@
 
 #include "cli/Commands.hpp"
 
+#include <mcp/Version.hpp>
 #include <mcp/Error.hpp>
 #include <mcp/auth/OAuthClient.hpp>
 #include <mcp/transport/HttpClient.hpp>
@@ -161,7 +162,7 @@ int run_conformance_client(const std::string& url) {
             if (scenario.starts_with("auth/")) http.authorization = make_authorization(io.get_executor(), url);
             transport = mcp::StreamableHttpClientTransport::create(io.get_executor(), std::move(http));
             mcp::ClientOptions options;
-            options.info = {"mcpkit-conformance-client", "0.1.0"};
+            options.info = {"mcpkit-conformance-client", MCP_VERSION_STRING};
             options.protocol_version = version;
             options.request_timeout = std::chrono::seconds(20);
             options.on_elicitation = [](const json::object& params, const mcp::ServerRequestContext&) -> asio::awaitable<json::object> {

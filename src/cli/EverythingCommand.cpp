@@ -7,7 +7,7 @@
 #include "common/StoreLocation.hpp"
 
 #include <mcp/server/Server.hpp>
-#include <mcp/transport/SessionStore.hpp>
+#include <mcp/store/RedisStores.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <boost/json/serialize.hpp>

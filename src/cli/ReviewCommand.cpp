@@ -8,6 +8,7 @@
 #include "review/ReviewServer.hpp"
 #include "review/SocketDiscovery.hpp"
 
+#include <mcp/Version.hpp>
 #include <mcp/server/Server.hpp>
 #include <mcp/transport/StreamTransport.hpp>
 
@@ -52,7 +53,7 @@ int run_review(const ReviewArguments& arguments) {
     options.log = log;
     options.instructions =
         "Call present_review to show a code review beside the user's editor instead of writing it into the chat.";
-    mcp::Server server(mcp::Implementation{.name = "mcpkit-review", .version = "0.1.0"}, std::move(options));
+    mcp::Server server(mcp::Implementation{.name = "mcpkit-review", .version = MCP_VERSION_STRING}, std::move(options));
     review::IpcClientOptions ipc;
     ipc.locate = review::locate_panel;
     ipc.timeout = std::chrono::milliseconds(arguments.timeout_ms);

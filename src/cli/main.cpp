@@ -4,6 +4,7 @@
 #include "cli/Commands.hpp"
 
 #include <mcp/PrivateFiles.hpp>
+#include <mcp/Version.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -37,7 +38,7 @@ int main(int argc, char** argv) {
 
     CLI::App app{"mcpkit: a native toolkit for the Model Context Protocol"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "mcpkit 0.1.0");
+    app.set_version_flag("--version", "mcpkit " MCP_VERSION_STRING);
     mcpkit::cli::EverythingArguments everything;
     if (wanted("everything")) mcpkit::cli::add_everything_command(app, everything);
     mcpkit::cli::ClientArguments client;

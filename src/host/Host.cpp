@@ -8,6 +8,7 @@
 #include "host/web/PageProtocol.hpp"
 #include "host/web/WebServer.hpp"
 
+#include <mcp/Version.hpp>
 #include <mcp/Error.hpp>
 #include <mcp/auth/TokenStore.hpp>
 
@@ -170,7 +171,7 @@ private:
         std::size_t pages = 0;
         for (const auto& [id, session] : sessions_.sessions()) pages += session->clients();
         json::object health{{"status", "ok"},
-                            {"version", "0.1.0"},
+                            {"version", MCP_VERSION_STRING},
                             {"servers", std::move(servers)},
                             {"sessions", {{"inMemory", sessions_.sessions().size()}, {"pages", pages}}},
                             {"store", store_->description()},

@@ -14,7 +14,7 @@ includes() { grep -H -o -E '#include ["<][^">]*[">]' "$@" 2>/dev/null | sed -E '
 # 1. JSON-RPC: only itself and the library's root headers (Cancellation, Error).
 while IFS=: read -r file header; do
     case "$header" in
-        mcp/jsonrpc/*|mcp/Cancellation.hpp|mcp/Error.hpp) ;;
+        mcp/jsonrpc/*|mcp/Cancellation.hpp|mcp/Error.hpp|mcp/Export.hpp) ;;
         mcp/*|transport/*|server/*|client/*|protocol/*|store/*) breach "$file includes $header (jsonrpc depends on nothing of transport or MCP)" ;;
     esac
 done < <(includes include/mcp/jsonrpc/*.hpp src/mcp/jsonrpc/*.cpp)
@@ -58,9 +58,27 @@ fi
 # 5. Applications, examples and benchmarks include libmcp through include/mcp/ only.
 while IFS=: read -r file header; do
     case "$header" in
+        mcp/Version.hpp) ;;  # generated into the build tree from cmake/package/Version.hpp.in
         mcp/*) [ -f "include/$header" ] || breach "$file includes $header, which is private to libmcp" ;;
     esac
 done < <(includes $(find src examples bench -path src/mcp -prune -o \( -name '*.cpp' -o -name '*.hpp' \) -print))
+
+# 5b. libmcp's parts (src/mcp/CMakeLists.txt): the core (libmcp) includes nothing of the HTTP part
+#     (transports over HTTP, TLS, OAuth) or the Redis part, which build on it; so a program that
+#     links only the core links no OpenSSL, Beast or hiredis.
+while IFS=: read -r file header; do
+    case "$header" in
+        mcp/transport/Http*|mcp/transport/StreamableHttp*|mcp/transport/Sse*|mcp/transport/HostPolicy.hpp|\
+        mcp/transport/BearerSecretAuthorizer.hpp|mcp/auth/OAuthClient.hpp|mcp/auth/ResourceServer.hpp|\
+        mcp/auth/TokenStore.hpp|mcp/store/Redis*|transport/http/*|auth/*|store/*|boost/beast*|openssl/*|hiredis/*)
+            breach "$file includes $header (libmcp's core knows nothing of its HTTP or Redis part)" ;;
+    esac
+done < <(includes src/mcp/*.cpp src/mcp/jsonrpc/*.cpp src/mcp/protocol/*.cpp src/mcp/schema/*.cpp src/mcp/schema/*.hpp \
+                  src/mcp/server/*.cpp src/mcp/server/*.hpp src/mcp/client/*.cpp src/mcp/client/*.hpp src/mcp/transport/*.cpp \
+                  include/mcp/*.hpp include/mcp/jsonrpc/*.hpp include/mcp/protocol/*.hpp include/mcp/schema/*.hpp \
+                  include/mcp/server/*.hpp include/mcp/client/*.hpp include/mcp/typed/*.hpp include/mcp/transport/Transport.hpp \
+                  include/mcp/transport/StreamTransport.hpp include/mcp/transport/ChildProcessTransport.hpp \
+                  include/mcp/transport/MemoryTransport.hpp include/mcp/store/TaskStore.hpp)
 
 # 6. The chat host's floors (src/host/README.md): history/ at the bottom; config/, store/ and llm/
 #    on it; coordinator/ (which offers tools to llm/'s models), apps/, chat/, web/ above in that

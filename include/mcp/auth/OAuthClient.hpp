@@ -22,6 +22,7 @@
 //   silently before they expire; step-up on 403 insufficient_scope with the union of the scopes
 //   held and those asked for, a bounded number of times.
 
+#include "mcp/Export.hpp"
 #include "mcp/auth/TokenStore.hpp"
 #include "mcp/transport/HttpAuthorization.hpp"
 #include "mcp/transport/HttpClient.hpp"
@@ -39,14 +40,14 @@ namespace mcp::auth {
 
 /// Authorization failed in a way the user must hear about (a refused or inconsistent server, a
 /// denied consent, a state or issuer that does not match).
-class AuthorizationError : public std::runtime_error {
+class MCP_API AuthorizationError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
 /// The person's side of the flow: shows them the authorization URL and hands back the URL their
 /// browser was redirected to (with `code`, `state` and maybe `iss`).
-class AuthorizationPrompt {
+class MCP_API AuthorizationPrompt {
 public:
     virtual ~AuthorizationPrompt() = default;
     /// Where the authorization server is to send the browser back; registered with it.
@@ -56,7 +57,10 @@ public:
     virtual boost::asio::awaitable<std::string> authorize(std::string authorization_url) = 0;
 };
 
-struct OAuthClientOptions {
+/// How an OAuthClient asks the person, where it keeps tokens, and how it registers.
+struct MCP_API OAuthClientOptions {
+    /// Shows the person the authorization page; without one, a server that needs authorization
+    /// fails.
     std::shared_ptr<AuthorizationPrompt> prompt;
     /// Default: a memory store.
     std::shared_ptr<TokenStore> store;
@@ -67,15 +71,19 @@ struct OAuthClientOptions {
     std::string client_metadata_url;
     /// Dynamic Client Registration.
     std::string client_name = "mcpkit";
+    /// The registration's `application_type`: "native" for a program on the user's machine.
     std::string application_type = "native";
     /// Ask for refresh tokens (grant type refresh_token; `offline_access` where offered).
     bool refresh_tokens = true;
-    HttpClientOptions http;
+    HttpClientOptions http;  ///< For discovery, registration and token requests: proxy, trust, timeouts.
     /// What happened, for a log (never a token or a secret).
     std::function<void(std::string_view)> log;
 };
 
-class OAuthClient : public HttpAuthorization {
+/// OAuth 2.1 for the client side of MCP, as the Streamable HTTP client's HttpAuthorization: a
+/// protected server's 401 starts discovery, registration and the authorization code flow with PKCE;
+/// tokens are stored, refreshed before they expire and stepped up on 403 insufficient_scope.
+class MCP_API OAuthClient : public HttpAuthorization {
 public:
     /// `resource_url`: the MCP endpoint the tokens are for.
     static std::shared_ptr<OAuthClient> create(boost::asio::any_io_executor executor, std::string resource_url,
@@ -85,7 +93,7 @@ public:
 /// For people at a terminal: serves the redirect on 127.0.0.1 (RFC 8252), prints the
 /// authorization URL to stderr and opens it in a browser when one is available ($BROWSER, or
 /// xdg-open with a display). Waits up to `timeout` for the redirect.
-std::shared_ptr<AuthorizationPrompt> make_loopback_browser_prompt(boost::asio::any_io_executor executor,
+MCP_API std::shared_ptr<AuthorizationPrompt> make_loopback_browser_prompt(boost::asio::any_io_executor executor,
                                                                   std::chrono::seconds timeout = std::chrono::minutes(5));
 
 }  // namespace mcp::auth

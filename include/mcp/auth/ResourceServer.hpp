@@ -19,6 +19,7 @@
 // audience (RFC 8707: a token for another resource is refused) by a pluggable verifier; two are
 // built in: JWTs checked against the issuer's JWKS (RS256, ES256), and RFC 7662 introspection.
 
+#include "mcp/Export.hpp"
 #include "mcp/auth/AccessToken.hpp"
 #include "mcp/transport/HttpClient.hpp"
 #include "mcp/transport/HttpRequestAuthorizer.hpp"
@@ -37,12 +38,14 @@
 namespace mcp::auth {
 
 /// A token that must be refused; what() is the reason given in error_description.
-class InvalidTokenError : public std::runtime_error {
+class MCP_API InvalidTokenError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-class TokenVerifier {
+/// Checks a bearer token and says what it grants (make_jwt_verifier, make_introspection_verifier,
+/// or an application's own).
+class MCP_API TokenVerifier {
 public:
     virtual ~TokenVerifier() = default;
     /// The token's claims; throws InvalidTokenError when it is not valid here (signature, issuer,
@@ -51,7 +54,8 @@ public:
     virtual boost::asio::awaitable<AccessToken> verify(std::string token) = 0;
 };
 
-struct JwtVerifierOptions {
+/// Which JWTs make_jwt_verifier accepts and where it finds the keys.
+struct MCP_API JwtVerifierOptions {
     /// The `iss` tokens must carry, character for character.
     std::string issuer;
     /// The `aud` tokens must include (the resource); "" accepts any audience (not recommended).
@@ -64,32 +68,35 @@ struct JwtVerifierOptions {
     std::chrono::seconds leeway{30};
     /// An unknown `kid` refetches the keys, at most this often.
     std::chrono::seconds min_refetch_interval{10};
-    HttpClientOptions http;
+    HttpClientOptions http;  ///< For fetching the issuer's metadata and keys: proxy, trust, timeouts.
 };
 
 /// JWT access tokens (RFC 9068) verified with the issuer's published keys, which are cached and
 /// fetched again when a token names a key not seen yet.
-std::shared_ptr<TokenVerifier> make_jwt_verifier(boost::asio::any_io_executor executor, JwtVerifierOptions options);
+MCP_API std::shared_ptr<TokenVerifier> make_jwt_verifier(boost::asio::any_io_executor executor, JwtVerifierOptions options);
 
-struct IntrospectionVerifierOptions {
+/// Where make_introspection_verifier asks about tokens, with which credentials, and what it accepts.
+struct MCP_API IntrospectionVerifierOptions {
     /// The RFC 7662 endpoint; "" reads `introspection_endpoint` from the issuer's metadata.
     std::string introspection_endpoint;
+    /// The `iss` tokens must carry ("" for any); also where the endpoint is discovered when unset.
     std::string issuer;
     /// The audience the token must include ("" for any).
     std::string audience;
     /// This resource server's credentials at the authorization server (client_secret_basic).
     std::string client_id;
-    std::string client_secret;
+    std::string client_secret;  ///< The secret of `client_id`.
     /// Answers are kept until the token expires, at most this long.
     std::chrono::seconds max_cache{300};
-    HttpClientOptions http;
+    HttpClientOptions http;  ///< For the introspection requests and discovery: proxy, trust, timeouts.
 };
 
 /// Opaque (or any) tokens checked by asking the authorization server (RFC 7662).
-std::shared_ptr<TokenVerifier> make_introspection_verifier(boost::asio::any_io_executor executor,
+MCP_API std::shared_ptr<TokenVerifier> make_introspection_verifier(boost::asio::any_io_executor executor,
                                                            IntrospectionVerifierOptions options);
 
-struct ResourceServerOptions {
+/// What a ResourceServer advertises, whose tokens it accepts and which scopes every request needs.
+struct MCP_API ResourceServerOptions {
     /// This server's canonical URI, the MCP endpoint's full URL: the `resource` of its metadata
     /// and the audience tokens must be for.
     std::string resource;
@@ -99,16 +106,20 @@ struct ResourceServerOptions {
     std::vector<std::string> scopes_supported;
     /// Every request needs these (and the 401 names them).
     std::vector<std::string> required_scopes;
-    std::shared_ptr<TokenVerifier> verifier;
+    std::shared_ptr<TokenVerifier> verifier;  ///< Checks each token; required.
     /// Refuse tokens whose audience does not include `resource` (RFC 8707), whatever the verifier
     /// checked.
     bool check_audience = true;
+    /// A name for people, advertised as `resource_name` in the metadata when not empty.
     std::string resource_name;
     /// What was refused and why (never a token).
     std::function<void(std::string_view)> log;
 };
 
-class ResourceServer : public HttpRequestAuthorizer {
+/// OAuth 2.1 for the server side of MCP: a protected resource (RFC 9728) for
+/// StreamableHttpServerOptions::authorization. Serves its metadata, answers 401 without a valid
+/// token and 403 when scopes are missing.
+class MCP_API ResourceServer : public HttpRequestAuthorizer {
 public:
     /// Throws std::invalid_argument for unusable options (no verifier, a resource that is not an
     /// absolute http(s) URL without a fragment).

@@ -13,7 +13,9 @@
 // code (local codes in jsonrpc/ErrorCodes.hpp). Tool failures are results with is_error set.
 // Threading: use a Client from its transport's executor only.
 
+#include "mcp/Export.hpp"
 #include "mcp/Cancellation.hpp"
+#include "mcp/Version.hpp"
 #include "mcp/client/TypedCalls.hpp"
 #include "mcp/protocol/Implementation.hpp"
 #include "mcp/protocol/Prompt.hpp"
@@ -38,15 +40,16 @@ namespace detail {
 class ClientSession;
 }
 
-struct Root {
-    std::string uri;
-    std::optional<std::string> name;
+/// A directory or file the client lets servers work in, offered through roots/list.
+struct MCP_API Root {
+    std::string uri;  ///< Where it is, a file:// URI.
+    std::optional<std::string> name;  ///< A name for people.
 };
 
 /// Why the server asks, as far as the client can tell: a server asks for sampling or elicitation
 /// while it serves one of the client's requests (a tool call), and a host with several
 /// conversations on one server must put the question to the one that made the call.
-struct ServerRequestContext {
+struct MCP_API ServerRequestContext {
     /// RequestOptions::caller of the client's request the server asks on behalf of; empty when
     /// that is not known (stdio, or a server that asks on its standalone stream). Known when the
     /// question comes on that request's Streamable HTTP response stream, in its input_required
@@ -59,8 +62,9 @@ struct ServerRequestContext {
 using ClientRequestHandler = std::function<boost::asio::awaitable<boost::json::object>(
     const boost::json::object& params, const ServerRequestContext& context)>;
 
-struct ClientOptions {
-    Implementation info{"mcpkit", "0.1.0"};
+/// Who the client is, which protocol era it speaks, and how it answers the server's requests.
+struct MCP_API ClientOptions {
+    Implementation info{"mcpkit", MCP_VERSION_STRING};  ///< The clientInfo sent to the server.
     /// "2025-11-25" (or any earlier stateful revision), "2026-07-28", or "auto": try 2026-07-28
     /// through server/discover and fall back to initialize.
     std::string protocol_version = "2025-11-25";
@@ -71,6 +75,8 @@ struct ClientOptions {
     std::optional<std::chrono::milliseconds> connect_timeout;
     /// Setting a handler declares the matching capability.
     ClientRequestHandler on_sampling;
+    /// Answers elicitation/create (asking the user); setting it declares the elicitation
+    /// capability.
     ClientRequestHandler on_elicitation;
     /// The roots to offer; setting it declares the roots capability.
     std::optional<std::vector<Root>> roots;
@@ -91,14 +97,17 @@ struct ClientOptions {
 };
 
 /// A task's progress, as call_tool sees it while it polls.
-struct TaskUpdate {
-    std::string task_id;
+struct MCP_API TaskUpdate {
+    std::string task_id;  ///< The task's id, as the server gave it.
     std::string status;  ///< working, input_required, completed, failed, cancelled
-    std::string message;
+    std::string message;  ///< The server's statusMessage, if any.
 };
 
-struct RequestOptions {
+/// Per-call settings: timeout, cancellation, progress, tasks and who is calling.
+struct MCP_API RequestOptions {
+    /// Overrides ClientOptions::request_timeout for this call; zero means none.
     std::optional<std::chrono::milliseconds> timeout;
+    /// Cancels the call (the server is sent notifications/cancelled); it then throws mcp::Error.
     CancellationToken cancellation;
     /// Asks the server for progress and receives it.
     std::function<void(double progress, std::optional<double> total, const std::string& message)> on_progress;
@@ -112,9 +121,14 @@ struct RequestOptions {
     std::any caller;
 };
 
-class Client {
+/// An MCP client, the mirror of mcp::Server: connects over any transport, speaks either protocol era,
+/// answers the server's requests through callbacks. Errors throw mcp::Error; tool failures are
+/// results with is_error set. Use it from its transport's executor only.
+class MCP_API Client {
 public:
+    /// A client that is not connected yet; see connect().
     explicit Client(ClientOptions options = {});
+    /// Closes the connection if still open, without waiting.
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;
@@ -128,11 +142,15 @@ public:
     /// results through the handlers. Returns the result object.
     boost::asio::awaitable<boost::json::object> request(std::string_view method, boost::json::object params = {},
                                                         RequestOptions options = {});
+    /// Sends a notification (params left out when empty). Throws mcp::Error when not connected.
     void notify(std::string_view method, boost::json::object params = {});
 
+    /// Sends ping and waits for the answer: a check that the server is alive.
     boost::asio::awaitable<void> ping();
     /// Every tool (follows nextCursor).
     boost::asio::awaitable<std::vector<Tool>> list_tools();
+    /// Calls a tool with JSON arguments. A call the server runs as a task is followed to its end, so
+    /// the result is always the final one; a tool failure is a result with is_error set, not a throw.
     boost::asio::awaitable<CallToolResult> call_tool(std::string_view name, boost::json::object arguments = {},
                                                      RequestOptions options = {});
     /// A typed call: `arguments` is a described struct (or a JSON object); the result's
@@ -146,11 +164,18 @@ public:
         if constexpr (std::is_same_v<Out, CallToolResult>) co_return result;
         else co_return from_json_value<Out>(detail::structured_result(name, result));
     }
+    /// Every resource (follows nextCursor).
     boost::asio::awaitable<std::vector<Resource>> list_resources();
+    /// Every resource template (follows nextCursor).
     boost::asio::awaitable<std::vector<ResourceTemplate>> list_resource_templates();
+    /// resources/read: the contents at `uri` (several when the server returns several).
     boost::asio::awaitable<std::vector<ResourceContents>> read_resource(std::string_view uri);
+    /// Asks to be told when the resource at `uri` changes (notifications/resources/updated, delivered
+    /// to ClientOptions::on_notification).
     boost::asio::awaitable<void> subscribe_resource(std::string_view uri);
+    /// Cancels a subscribe_resource.
     boost::asio::awaitable<void> unsubscribe_resource(std::string_view uri);
+    /// Every prompt (follows nextCursor).
     boost::asio::awaitable<std::vector<Prompt>> list_prompts();
     /// prompts/get; `arguments` maps names to strings.
     boost::asio::awaitable<GetPromptResult> get_prompt(std::string_view name, boost::json::object arguments = {});
@@ -164,14 +189,20 @@ public:
     /// completion/complete for a prompt argument ("ref/prompt", name) or template variable ("ref/resource", uri).
     boost::asio::awaitable<Completion> complete(std::string_view reference_type, std::string_view reference,
                                                 std::string_view argument, std::string_view value);
+    /// logging/setLevel: the least severe level ("debug" … "emergency") of log messages to receive.
     boost::asio::awaitable<void> set_logging_level(std::string_view level);
     /// Tells the server the roots changed (2025 era).
     void roots_changed(std::vector<Root> roots);
 
+    /// The revision in use, once connected ("2025-11-25", "2026-07-28", …).
     const std::string& protocol_version() const;
+    /// True when connected in 2026-07-28, with no session and per-request metadata.
     bool stateless() const;
+    /// The capabilities the server declared.
     const boost::json::object& server_capabilities() const;
+    /// The server's name and version, as it declared them.
     const Implementation& server_info() const;
+    /// The server's guidance for the model on using it, if it gave any.
     const std::optional<std::string>& instructions() const;
 
 private:

@@ -2,6 +2,7 @@
 // What the client's typed calls need: arguments from a described struct, a result's structured
 // content checked, and ToolError for a call the server answered with isError.
 
+#include "mcp/Export.hpp"
 #include "mcp/protocol/Tool.hpp"
 #include "mcp/typed/TypedJson.hpp"
 
@@ -16,11 +17,14 @@
 namespace mcp {
 
 /// A typed tool call the server answered with isError: what() is the tool's text.
-class ToolError : public std::runtime_error {
+class MCP_API ToolError : public std::runtime_error {
 public:
+    /// An error for `tool`, whose what() reads "tool TOOL failed: MESSAGE".
     ToolError(std::string tool, const std::string& message, CallToolResult result)
         : std::runtime_error("tool " + tool + " failed: " + message), tool_(std::move(tool)), result_(std::move(result)) {}
+    /// The name of the tool that failed.
     const std::string& tool() const { return tool_; }
+    /// The whole result the server sent, content and all.
     const CallToolResult& result() const { return result_; }
 
 private:
@@ -42,7 +46,7 @@ boost::json::object arguments_object(const In& arguments) {
 
 /// The structured content of a successful result (or the JSON its first text block holds, for
 /// servers that only send text); throws ToolError for isError and std::runtime_error when none.
-const boost::json::value& structured_result(std::string_view tool, CallToolResult& result);
+MCP_API const boost::json::value& structured_result(std::string_view tool, CallToolResult& result);
 
 template <class Args>
 boost::json::object prompt_argument_strings(const Args& arguments) {

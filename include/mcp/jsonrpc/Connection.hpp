@@ -7,6 +7,7 @@
 // that executor; `notify`, `reply_later`-style sends and cancellation may come from any thread
 // and are posted there.
 
+#include "mcp/Export.hpp"
 #include "mcp/Cancellation.hpp"
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/jsonrpc/Message.hpp"
@@ -24,25 +25,28 @@
 namespace mcp::jsonrpc {
 
 /// The result or the error that answers a request.
-struct Reply {
-    boost::json::value result;
-    std::optional<ErrorObject> error;
+struct MCP_API Reply {
+    boost::json::value result;  ///< The result on success; unused when `error` or `result_text` is set.
+    std::optional<ErrorObject> error;  ///< Set to answer with an error instead of a result.
     /// When set, the result's JSON text, written as is instead of `result` (hot paths build it
     /// directly and skip the intermediate JSON tree).
     std::string result_text;
 
+    /// A successful reply carrying `result`.
     static Reply success(boost::json::value result) { return Reply{std::move(result), std::nullopt, {}}; }
+    /// A successful reply whose result is already serialized JSON text, sent as is.
     static Reply success_text(std::string json_text) { return Reply{nullptr, std::nullopt, std::move(json_text)}; }
+    /// An error reply with this code, message and optional data.
     static Reply failure(int code, std::string message, boost::json::value data = nullptr) {
         return Reply{nullptr, ErrorObject{code, std::move(message), std::move(data)}, {}};
     }
 };
 
 /// A request from the peer, as handed to the Dispatcher.
-struct InboundRequest {
-    RequestId id;
-    std::string method;
-    boost::json::value params;
+struct MCP_API InboundRequest {
+    RequestId id;  ///< The id the peer gave the request; the reply carries it back.
+    std::string method;  ///< The method the peer called.
+    boost::json::value params;  ///< The call's params: an object, an array, or null when there were none.
     CancellationToken cancellation;  ///< cancelled when the peer cancels or the connection ends
     /// For the dispatcher alone: what try_handle_now left for handle_request to carry on with.
     std::shared_ptr<void> dispatcher_state;
@@ -51,7 +55,7 @@ struct InboundRequest {
 };
 
 /// The layer above: decides what the peer's calls mean.
-class Dispatcher {
+class MCP_API Dispatcher {
 public:
     virtual ~Dispatcher() = default;
     /// Answers one request. Many may run at once; they complete in any order. An exception
@@ -68,7 +72,8 @@ public:
     virtual void input_ended() {}
 };
 
-struct ConnectionOptions {
+/// How a Connection treats timeouts, batches, protocol errors and the end of the peer's input.
+struct MCP_API ConnectionOptions {
     /// Timeout for our outgoing requests when the call gives none. Zero means no timeout.
     std::chrono::milliseconds default_timeout{std::chrono::seconds(60)};
     /// Whether the peer may send batches (JSON arrays). The layer above switches this per
@@ -84,7 +89,8 @@ struct ConnectionOptions {
     std::function<void(const ErrorObject&)> on_protocol_error;
 };
 
-struct CallOptions {
+/// Per-call settings for Connection::call.
+struct MCP_API CallOptions {
     /// Overrides ConnectionOptions::default_timeout; zero means none.
     std::optional<std::chrono::milliseconds> timeout;
     /// Cancels the call: it then completes with error_code::request_cancelled.
@@ -95,11 +101,16 @@ struct CallOptions {
     std::function<void(const RequestId&)> on_id_assigned;
 };
 
-class Connection : public std::enable_shared_from_this<Connection> {
+/// The JSON-RPC 2.0 engine for one conversation over a MessageChannel: answers the peer's requests
+/// through a Dispatcher and correlates the responses to our own. Lives on the channel's executor;
+/// notify() may be called from any thread. Must be owned by a shared_ptr (run() and call() use
+/// shared_from_this).
+class MCP_API Connection : public std::enable_shared_from_this<Connection> {
 public:
     /// `dispatcher` is held weakly: its owner keeps it alive for as long as calls should be served.
     Connection(std::shared_ptr<MessageChannel> channel, std::shared_ptr<Dispatcher> dispatcher,
                ConnectionOptions options = {});
+    /// Defined out of line, where the private PendingCall and Batch types are complete.
     ~Connection();
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -123,10 +134,16 @@ public:
     /// Whether our request `id` is still waiting for its response.
     bool is_pending(const RequestId& id) const { return pending_.contains(id); }
 
+    /// Allows or refuses batches from now on (the layer above sets it once the protocol version is known).
     void set_allow_batches(bool allow) { options_.allow_batches = allow; }
+    /// Closes the channel without the grace period for requests in flight; run() then finishes. Call on
+    /// the executor; calling it again does nothing.
     void close();
+    /// True once run() has stopped reading and cancelled the peer's requests still in flight.
     bool closed() const { return closed_; }
+    /// The channel this connection reads and writes.
     MessageChannel& channel() { return *channel_; }
+    /// The channel's executor, on which the connection runs.
     boost::asio::any_io_executor executor() const { return channel_->executor(); }
 
 private:

@@ -8,6 +8,8 @@
 // same infinity, so a progress token of 1e999 comes back as sent), NaN as null, and escapes
 // strings as Boost does.
 
+#include "mcp/Export.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <string>
@@ -16,12 +18,13 @@
 namespace mcp::jsonrpc {
 
 /// Appends the JSON text of `value`, without an intermediate string.
-void append_json(std::string& out, const boost::json::value& value);
-void append_json(std::string& out, const boost::json::object& object);
+MCP_API void append_json(std::string& out, const boost::json::value& value);
+/// As above, for an object, so callers holding one need not wrap it in a value.
+MCP_API void append_json(std::string& out, const boost::json::object& object);
 /// Appends `text` as a JSON string, quoted and escaped.
-void append_json_string(std::string& out, std::string_view text);
+MCP_API void append_json_string(std::string& out, std::string_view text);
 
 /// The JSON text of `value`.
-std::string to_json_text(const boost::json::value& value);
+MCP_API std::string to_json_text(const boost::json::value& value);
 
 }  // namespace mcp::jsonrpc

@@ -17,15 +17,20 @@ inline constexpr std::array<std::string_view, 4> stateful = {v2025_11_25, v2025_
 /// Revisions without initialize, where every request carries its own metadata.
 inline constexpr std::array<std::string_view, 1> stateless = {v2026_07_28};
 
+/// The newest revision negotiated with initialize.
 inline constexpr std::string_view latest_stateful = v2025_11_25;
+/// The newest revision libmcp speaks.
 inline constexpr std::string_view latest = v2026_07_28;
 
+/// True for a revision negotiated with initialize (2025-11-25 and older).
 inline bool is_stateful(std::string_view version) {
     for (auto v : stateful)
         if (v == version) return true;
     return false;
 }
+/// True for a revision without initialize, where each request carries its own metadata.
 inline bool is_stateless(std::string_view version) { return version == v2026_07_28; }
+/// True for any revision libmcp speaks.
 inline bool is_supported(std::string_view version) { return is_stateful(version) || is_stateless(version); }
 
 /// JSON-RPC batches exist only in 2025-03-26 (added there, removed in 2025-06-18).

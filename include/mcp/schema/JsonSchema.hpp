@@ -11,6 +11,8 @@
 // an error naming it, since a server must not fetch what a peer's schema points at.
 // "format" is an annotation, as 2020-12 says by default; content* keywords are not checked.
 
+#include "mcp/Export.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <memory>
@@ -19,7 +21,9 @@
 
 namespace mcp {
 
-class JsonSchema {
+/// A compiled JSON Schema (draft 2020-12, or draft-07 when "$schema" asks for it) that checks values.
+/// Cheap to copy: copies share the compiled form. References to other documents are refused.
+class MCP_API JsonSchema {
 public:
     /// Throws std::invalid_argument naming what is unusable (a remote $ref, a bad pattern, a
     /// keyword of the wrong type).
@@ -27,8 +31,10 @@ public:
 
     /// Nothing when `instance` is valid; else one message: where (`[items][2][name]`) and why.
     std::optional<std::string> validate(const boost::json::value& instance) const;
+    /// Whether `instance` is valid, for callers that do not need the reason.
     bool is_valid(const boost::json::value& instance) const;
 
+    /// The compiled form, defined inside the library; public only so the implementation can name it.
     struct Compiled;
 
 private:

@@ -18,6 +18,8 @@
 
 namespace mcp {
 
+/// The one shape the server runs every registered callable in: a coroutine on the I/O thread that
+/// gets the request's context and produces a result or an InputRequired.
 template <class Result, class Context>
 using Handler = std::function<boost::asio::awaitable<Outcome<Result>>(Context&)>;
 

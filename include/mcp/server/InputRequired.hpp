@@ -7,6 +7,8 @@
 // input request to the client itself (elicitation/create, sampling/createMessage, roots/list)
 // and calls the handler again with the answers, so handlers never need two code paths.
 
+#include "mcp/Export.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <optional>
@@ -16,7 +18,9 @@
 
 namespace mcp {
 
-struct InputRequired {
+/// What a handler returns to ask the client for more input before it can finish; the handler is
+/// then called again with the answers in RequestContext::input_response(key). Works in both eras.
+struct MCP_API InputRequired {
     boost::json::object input_requests;       ///< key -> {"method": …, "params": …}
     std::optional<std::string> request_state;  ///< opaque; echoed back by the client
 
@@ -28,8 +32,10 @@ struct InputRequired {
     InputRequired& sample(std::string_view key, boost::json::object params);
     /// Asks for the client's roots (roots/list).
     InputRequired& roots(std::string_view key);
+    /// Sets request_state: text the client echoes back with its answers, for the handler's next round.
     InputRequired& state(std::string state);
 
+    /// The result object, {"inputRequests": …, "requestState": …}, leaving out what is empty.
     boost::json::object to_json() const;
 };
 

@@ -14,6 +14,7 @@
 // (clients are then told the list changed). Registration errors (duplicate or invalid names,
 // unusable schemas) throw std::invalid_argument at once.
 
+#include "mcp/Export.hpp"
 #include "mcp/protocol/Implementation.hpp"
 #include "mcp/protocol/Prompt.hpp"
 #include "mcp/protocol/Resource.hpp"
@@ -41,12 +42,17 @@ struct ServerState;
 class ServerSession;
 }  // namespace detail
 
-struct CacheHint {
-    std::int64_t ttl_ms = 0;
+/// How long a 2026-07-28 client may cache a result, and who may share the cached copy (sent as
+/// "ttlMs" and "cacheScope").
+struct MCP_API CacheHint {
+    std::int64_t ttl_ms = 0;  ///< Milliseconds the result stays fresh; 0 (the default) means do not reuse it.
     std::string scope = "private";  ///< "public" or "private"
 };
 
-struct ServerOptions {
+/// Settings for a Server; every member has a usable default.
+struct MCP_API ServerOptions {
+    /// Guidance for the model on using this server, sent as "instructions" at initialize and
+    /// discovery.
     std::optional<std::string> instructions;
     /// Items per page of tools/list, resources/list, … Zero: everything in one page.
     std::size_t page_size = 0;
@@ -55,14 +61,14 @@ struct ServerOptions {
     /// Timeout of requests the server sends to the client (sampling, elicitation, roots). Default 5 min,
     /// because a person may be answering.
     std::chrono::milliseconds client_request_timeout{std::chrono::minutes(5)};
-    /// 2026-07-28 cache hints on list results and on resources/read.
+    /// The 2026-07-28 cache hint on list results and server/discover.
     CacheHint list_cache;
-    CacheHint read_cache;
+    CacheHint read_cache;  ///< The hint for resources/read results (`list_cache` is for lists and discovery).
     /// How many times a handler may ask for input in one 2025-era call before the call fails.
     int max_input_rounds = 8;
-    /// How long a finished task is kept for tasks/get (counted from its creation); and the poll
-    /// interval suggested to clients.
+    /// How long a finished task is kept for tasks/get (counted from its creation).
     std::chrono::milliseconds task_ttl{std::chrono::hours(1)};
+    /// The interval between tasks/get polls suggested to clients.
     std::chrono::milliseconds task_poll_interval{std::chrono::milliseconds(500)};
     /// Tasks held at once (running and finished): beyond, a call that would become one is refused.
     std::size_t max_tasks = 10000;
@@ -88,10 +94,11 @@ enum class TaskSupport {
     required,   ///< only as a task: a client that cannot do tasks is refused
 };
 
-struct ToolOptions {
+/// How one tool's calls are run and answered; passed to Server::add_tool.
+struct MCP_API ToolOptions {
     /// Run this (plain-function) handler on the worker pool.
     bool blocking = false;
-    TaskSupport task_support = TaskSupport::forbidden;
+    TaskSupport task_support = TaskSupport::forbidden;  ///< Whether calls may or must run as tasks.
     /// With task support: the handler's first questions are asked before the task exists (2026
     /// multi-round requests); the task starts with the call that brings the answers.
     bool input_before_task = false;
@@ -101,15 +108,19 @@ struct ToolOptions {
 };
 
 /// A JSON Schema for an object with these properties; `required` lists the mandatory ones.
-boost::json::object schema_object(boost::json::object properties, std::initializer_list<std::string_view> required = {},
+MCP_API boost::json::object schema_object(boost::json::object properties, std::initializer_list<std::string_view> required = {},
                                   bool allow_additional = true);
 
 /// What OAuth scopes can guard (Server::require_scopes).
 enum class ScopedItem { tool, prompt, resource };
 
-class Server {
+/// An MCP server: holds the registered tools, resources, templates, prompts and completions, and
+/// serves any number of connections over any transport, in both protocol eras.
+class MCP_API Server {
 public:
+    /// A server that introduces itself as `info` (its serverInfo) to every client.
     explicit Server(Implementation info, ServerOptions options = {});
+    /// Waits for handlers still running on the worker pool.
     ~Server();
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;
@@ -139,11 +150,16 @@ public:
         tool.description = std::move(description);
         return add_tool(std::move(tool), std::move(handler), std::move(options));
     }
+    /// A fixed resource read by `handler`, which takes `ResourceRead&` and returns a ReadResourceResult
+    /// (or InputRequired, or an awaitable of them); it runs on the I/O thread, so must not block.
+    /// Throws std::invalid_argument without a uri and a name, or when the URI is taken.
     template <class F>
     Server& add_resource(Resource resource, F handler) {
         return add_resource_handler(std::move(resource),
                                     detail::adapt_handler<ReadResourceResult, ResourceRead>(std::move(handler), nullptr));
     }
+    /// A family of resources: URIs matching `resource_template` are read by `handler`, which finds the
+    /// template's variables in ResourceRead::variables. Runs on the I/O thread, like add_resource.
     template <class F>
     Server& add_resource_template(ResourceTemplate resource_template, F handler) {
         return add_template_handler(
@@ -179,8 +195,12 @@ public:
             detail::adapt_handler<Completion, CompletionRequest>(std::move(handler), nullptr));
     }
 
+    /// Unregisters a tool and tells clients the list changed; false when there was none by that name.
     bool remove_tool(std::string_view name);
+    /// Unregisters a prompt and tells clients the list changed; false when there was none by that name.
     bool remove_prompt(std::string_view name);
+    /// Unregisters a fixed resource (not a template) and tells clients the list changed; false when
+    /// there was none with that URI.
     bool remove_resource(std::string_view uri);
 
     /// Tells subscribers (resources/subscribe, subscriptions/listen) that a resource changed.
@@ -206,17 +226,30 @@ public:
     /// none (and for any other method). Use on the server's thread.
     std::vector<std::string> required_scopes(std::string_view method, const boost::json::object& params) const;
 
+    /// The serverInfo given at construction.
     const Implementation& info() const;
+    /// The options given at construction.
     const ServerOptions& options() const;
+    /// The pool blocking handlers run on, made on first use with ServerOptions::worker_threads threads.
     boost::asio::thread_pool& worker_pool();
 
+    /// What add_tool reduces to: a tool whose handler already has the server's shape. `immediate`, when
+    /// given, answers calls inline without a coroutine (it is dropped for tools that may run as tasks).
+    /// Throws std::invalid_argument for a bad or taken name, an inputSchema whose type is not "object",
+    /// or a schema that does not compile.
     Server& add_tool_handler(Tool tool, Handler<CallToolResult, ToolCall> handler,
                              ImmediateHandler<CallToolResult, ToolCall> immediate = {},
                              InvalidArgumentsHandler on_invalid_arguments = {},
                              TaskSupport task_support = TaskSupport::forbidden, bool input_before_task = false);
+    /// What add_resource reduces to, for a handler that already has the server's shape.
     Server& add_resource_handler(Resource resource, Handler<ReadResourceResult, ResourceRead> handler);
+    /// What add_resource_template reduces to, for a handler that already has the server's shape.
     Server& add_template_handler(ResourceTemplate resource_template, Handler<ReadResourceResult, ResourceRead> handler);
+    /// What add_prompt reduces to, for a handler that already has the server's shape. Throws
+    /// std::invalid_argument without a name or when the name is taken.
     Server& add_prompt_handler(Prompt prompt, Handler<GetPromptResult, PromptGet> handler);
+    /// What add_completion reduces to; replaces an earlier completer for the same reference. Throws
+    /// std::invalid_argument unless `reference_type` is "ref/prompt" or "ref/resource".
     Server& add_completion_handler(std::string reference_type, std::string reference,
                                    Handler<Completion, CompletionRequest> handler);
 
@@ -226,7 +259,8 @@ private:
 
 /// Serves `server` on this process's stdin/stdout until stdin closes, running `io` (which the
 /// server's own timers may also use). SIGINT/SIGTERM end it cleanly. Returns the exit code.
-int serve_stdio(Server& server, boost::asio::io_context& io, StreamTransportOptions stream = {});
-int serve_stdio(Server& server);
+MCP_API int serve_stdio(Server& server, boost::asio::io_context& io, StreamTransportOptions stream = {});
+/// As above, on an io_context of its own with the default stream options.
+MCP_API int serve_stdio(Server& server);
 
 }  // namespace mcp

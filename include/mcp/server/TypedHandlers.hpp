@@ -14,6 +14,7 @@
 // `ToolCall&` / `PromptGet&` as a second parameter for progress, cancellation and logging, and
 // return Outcome<…> to ask the client for input.
 
+#include "mcp/Export.hpp"
 #include "mcp/Error.hpp"
 #include "mcp/protocol/Prompt.hpp"
 #include "mcp/protocol/Tool.hpp"
@@ -33,11 +34,12 @@ namespace mcp {
 
 /// Arguments that do not fit a typed tool's argument struct. The server answers them as it
 /// answers arguments that break the inputSchema (an isError result naming the field).
-class InvalidArguments : public std::runtime_error {
+class MCP_API InvalidArguments : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
+/// \cond INTERNAL
 namespace detail {
 
 template <class F>
@@ -263,4 +265,5 @@ auto typed_prompt(Prompt& prompt, F function) {
 }
 
 }  // namespace detail
+/// \endcond
 }  // namespace mcp

@@ -4,6 +4,8 @@
 // a token is obtained: it asks for a header before each request and reports the server's
 // refusals.
 
+#include "mcp/Export.hpp"
+
 #include <boost/asio/awaitable.hpp>
 
 #include <string>
@@ -11,8 +13,8 @@
 namespace mcp {
 
 /// A 401 or 403 answer, as the transport saw it.
-struct HttpChallenge {
-    int status = 0;
+struct MCP_API HttpChallenge {
+    int status = 0;  ///< 401 (no or bad credentials) or 403 (not enough scope).
     /// The WWW-Authenticate header ("" when there was none).
     std::string www_authenticate;
     /// The URL the request went to.
@@ -21,7 +23,9 @@ struct HttpChallenge {
     std::string sent_authorization;
 };
 
-class HttpAuthorization {
+/// What the Streamable HTTP client asks of whoever authorizes its requests (auth::OAuthClient, or an
+/// application's own scheme): a header before each request, and what to do when one is refused.
+class MCP_API HttpAuthorization {
 public:
     virtual ~HttpAuthorization() = default;
     /// The Authorization header for the next request, "" for none (refreshing a token first when

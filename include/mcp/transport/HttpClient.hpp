@@ -10,6 +10,8 @@
 // saying which; any HTTP status is a response. GET and HEAD follow redirects (and a 303 after any
 // method becomes a GET), up to max_redirects.
 
+#include "mcp/Export.hpp"
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
@@ -25,7 +27,8 @@
 
 namespace mcp {
 
-struct HttpClientOptions {
+/// Trust, proxy, timeouts and limits of an HttpClient.
+struct MCP_API HttpClientOptions {
     /// https: a PEM file of the certificate authorities to trust instead of the system's.
     std::string ca_file;
     /// "http://[user:password@]host:port", or "" for none; unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
@@ -37,21 +40,28 @@ struct HttpClientOptions {
     std::chrono::milliseconds idle_timeout{0};
     /// A larger body (send(), not send_streaming()) is an HttpError.
     std::size_t max_body_bytes = 16u << 20;
-    int max_redirects = 5;
+    int max_redirects = 5;  ///< Redirects followed at most (GET and HEAD, and any method after a 303).
 };
 
-struct HttpRequest {
+/// One request for HttpClient::send.
+struct MCP_API HttpRequest {
+    /// An HTTP method such as "GET" or "POST"; an unknown one is refused with
+    /// std::invalid_argument.
     std::string method = "GET";
-    std::string url;
+    std::string url;  ///< An absolute http:// or https:// URL.
+    /// Header fields to send; one named Host or User-Agent replaces the client's own. A name or
+    /// value holding a line break is refused with std::invalid_argument.
     std::vector<std::pair<std::string, std::string>> headers;
-    std::string body;
+    std::string body;  ///< The body; Content-Length is set from it.
 };
 
-struct HttpResponse {
-    int status = 0;
-    std::string reason;
+/// What the server answered, whatever the status.
+struct MCP_API HttpResponse {
+    int status = 0;  ///< The status code, e.g. 200 or 404.
+    std::string reason;  ///< The reason phrase of the status line, as the server wrote it (may be empty).
+    /// Header fields in arrival order, names as the server wrote them.
     std::vector<std::pair<std::string, std::string>> headers;
-    std::string body;
+    std::string body;  ///< The whole body; empty with send_streaming().
     /// The URL that answered, after redirects.
     std::string url;
 
@@ -59,15 +69,23 @@ struct HttpResponse {
     std::optional<std::string_view> header(std::string_view name) const;
 };
 
-class HttpError : public std::runtime_error {
+/// The server could not be reached or the answer was broken off: what() says which step failed
+/// (name, connection, proxy, certificate, timeout, body too large).
+class MCP_API HttpError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-class HttpClient {
+/// A small HTTP/1.1 client for what is not MCP (OAuth endpoints, LLM APIs): http and https, proxies,
+/// keep-alive connections per origin, redirects. Any HTTP status is a response; failures to reach
+/// the server throw HttpError.
+class MCP_API HttpClient {
 public:
-    /// Throws std::invalid_argument for an unusable CA file or proxy (at the first https request).
+    /// Does no I/O. An unusable CA file or proxy is reported by the first request that needs it,
+    /// as std::invalid_argument.
     explicit HttpClient(boost::asio::any_io_executor executor, HttpClientOptions options = {});
+    /// Closes every connection, as close() does; requests still in progress then fail, safely (they
+    /// hold what they use).
     ~HttpClient();
     HttpClient(const HttpClient&) = delete;
     HttpClient& operator=(const HttpClient&) = delete;
@@ -81,6 +99,7 @@ public:
     /// Closes every connection; requests in progress fail.
     void close();
 
+    /// The connection pools and settings, defined inside the library.
     struct Impl;
 
 private:

@@ -4,6 +4,7 @@
 // Authorization header, and the refusal for a message that needs scopes its token lacks. The
 // transport knows no token format and no authorization server.
 
+#include "mcp/Export.hpp"
 #include "mcp/jsonrpc/Codec.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -16,7 +17,8 @@
 
 namespace mcp {
 
-struct AuthorizationVerdict {
+/// An HttpRequestAuthorizer's answer on one request: let it through (with who sent it), or refuse it.
+struct MCP_API AuthorizationVerdict {
     /// 0: let the request through; else the status to refuse it with (401, 403, 503).
     int status = 0;
     /// The WWW-Authenticate header of a refusal.
@@ -27,7 +29,10 @@ struct AuthorizationVerdict {
     std::shared_ptr<const jsonrpc::MessageOrigin> origin;
 };
 
-class HttpRequestAuthorizer {
+/// What the Streamable HTTP server asks of whoever guards its endpoint (auth::ResourceServer,
+/// make_bearer_secret_authorizer): documents to serve, a verdict on each request, scope checks.
+/// The transport knows no token format and no authorization server.
+class MCP_API HttpRequestAuthorizer {
 public:
     virtual ~HttpRequestAuthorizer() = default;
     /// A JSON document served by GET at `path` without authorization (protected resource

@@ -10,6 +10,8 @@
 //
 // mcp::HttpServer serves routes alone, with no MCP endpoint (an application's own pages).
 
+#include "mcp/Export.hpp"
+
 #include <boost/asio/ip/tcp.hpp>
 
 #include <cstddef>
@@ -22,13 +24,14 @@
 
 namespace mcp {
 
-struct HttpRouteRequest {
+/// One parsed HTTP request handed to HttpRoutes::handle.
+struct MCP_API HttpRouteRequest {
     std::string method;  ///< "GET", "POST" …
     std::string path;    ///< the target without its query
     std::string query;   ///< after '?', without it
     /// Header fields in arrival order, names lower-cased.
     std::vector<std::pair<std::string, std::string>> headers;
-    std::string body;
+    std::string body;  ///< The whole body, at most HttpRoutes::max_body_bytes for the path.
 
     /// The first field called `lower_case_name`, if any.
     std::optional<std::string_view> header(std::string_view lower_case_name) const;
@@ -36,14 +39,17 @@ struct HttpRouteRequest {
 
 /// A connection a route took over: its socket, and what the client sent after the request that
 /// was read already (a WebSocket's first frames may have come with the upgrade request).
-struct TakenConnection {
+struct MCP_API TakenConnection {
+    /// The connection's socket, now the route's to read, write and close.
     boost::asio::ip::tcp::socket socket;
+    /// Bytes already read past the request, to be treated as the first the client sent.
     std::string early_bytes;
 };
 
-struct HttpRouteResponse {
-    int status = 200;
-    std::string body;
+/// A route's answer: a whole response, or a head after which the route takes the connection over.
+struct MCP_API HttpRouteResponse {
+    int status = 200;  ///< The status code.
+    std::string body;  ///< The body, sent with Content-Length (not with `take_over`).
     std::string content_type = "application/json";  ///< sent when the body is not empty
     /// Extra header fields (CORS, Allow …). No CR or LF in names or values.
     std::vector<std::pair<std::string, std::string>> headers;
@@ -54,7 +60,10 @@ struct HttpRouteResponse {
     std::function<void(TakenConnection)> take_over;
 };
 
-class HttpRoutes {
+/// HTTP routes an application serves on libmcp's HTTP stack, beside the MCP endpoint
+/// (StreamableHttpServerOptions::routes) or alone (HttpServer). The routes check Host, Origin and
+/// methods themselves; each request is answered exactly once, possibly later and from any thread.
+class MCP_API HttpRoutes {
 public:
     virtual ~HttpRoutes() = default;
     /// Whether a request for `path` is theirs.

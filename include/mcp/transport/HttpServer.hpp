@@ -11,6 +11,7 @@
 //
 // The routes check Host, Origin and methods themselves (mcp::HostPolicy helps).
 
+#include "mcp/Export.hpp"
 #include "mcp/transport/HttpRoutes.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -29,10 +30,11 @@ namespace http {
 class HttpListener;
 }
 
-struct HttpServerOptions {
-    std::string host = "127.0.0.1";
-    std::uint16_t port = 0;
-    std::shared_ptr<HttpRoutes> routes;
+/// Where an HttpServer listens, what it serves, and its limits.
+struct MCP_API HttpServerOptions {
+    std::string host = "127.0.0.1";  ///< The address to bind; the loopback interface by default.
+    std::uint16_t port = 0;  ///< The port to bind; 0 lets the system choose (see HttpServer::port).
+    std::shared_ptr<HttpRoutes> routes;  ///< What answers the requests; required.
     /// Threads that parse and write HTTP besides `io`'s; none by default: a page server is light,
     /// and its routes then all run on `io`'s thread, with the rest of the application.
     std::size_t http_threads = 0;
@@ -42,14 +44,19 @@ struct HttpServerOptions {
     std::chrono::seconds connection_idle_timeout{std::chrono::seconds(60)};
     /// HTTPS: the PEM certificate chain and its private key (both, or neither).
     std::string tls_certificate_file;
-    std::string tls_private_key_file;
+    std::string tls_private_key_file;  ///< The private key of `tls_certificate_file`, in PEM.
     /// Where the server reports what it could not do (an accept failing). Default: nothing.
     std::function<void(std::string_view)> log;
 };
 
-class HttpServer {
+/// An HTTP/1.1 server for an application's own pages and endpoints, on libmcp's HTTP stack, with no
+/// MCP endpoint: every request goes to the routes, and a path they do not serve is answered 404.
+class MCP_API HttpServer {
 public:
+    /// A server that will run on `io`; nothing is bound until start(). Throws std::invalid_argument
+    /// without routes.
     HttpServer(boost::asio::io_context& io, HttpServerOptions options);
+    /// Stops accepting and stops the HTTP threads.
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;

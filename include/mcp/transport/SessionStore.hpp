@@ -12,6 +12,8 @@
 // Calls come from the server's thread and may block briefly (a store on the network); they throw
 // SessionStoreError when the store cannot be reached.
 
+#include "mcp/Export.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -23,25 +25,29 @@
 
 namespace mcp {
 
-struct StoredEvent {
-    std::uint64_t sequence = 0;
-    std::string data;
+/// One SSE event kept for replay.
+struct MCP_API StoredEvent {
+    std::uint64_t sequence = 0;  ///< Its number within its stream, from 1.
+    std::string data;  ///< The event's data, as it was sent.
 };
 
 /// Who writes a stream, and what it answers. An instance that resumes a stream it does not hold
 /// follows it while its writer lives, and takes it over (running `request` again) once it is gone.
-struct StreamRecord {
+struct MCP_API StreamRecord {
     std::string owner;    ///< instance id of the writer
     std::string request;  ///< the POST body the stream answers; empty for a GET stream
 };
 
 /// A store that cannot be reached. The server answers 503 and carries on.
-class SessionStoreError : public std::runtime_error {
+class MCP_API SessionStoreError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-class SessionStore {
+/// Where a Streamable HTTP server keeps what must outlive one process: the sessions, their setup
+/// messages and the SSE events a client may ask to have replayed. Instances that share a store
+/// serve the same sessions. Calls may block briefly and throw SessionStoreError.
+class MCP_API SessionStore {
 public:
     virtual ~SessionStore() = default;
 
@@ -58,6 +64,7 @@ public:
     virtual std::size_t touch(const std::string& session) = 0;
     /// Ends a session and drops its events. Returns false if it did not exist.
     virtual bool remove(const std::string& session) = 0;
+    /// How many sessions exist (across every instance that shares the store), expired ones not counted.
     virtual std::size_t count() = 0;
 
     /// Appends event `sequence` of `stream`. Keeps at most `max_events` per session (oldest go first).
@@ -81,16 +88,11 @@ public:
 
     /// Declares `instance` alive for `ttl`; instances repeat it well within that time.
     virtual void heartbeat(const std::string& instance, std::chrono::milliseconds ttl) = 0;
+    /// Whether `instance` sent a heartbeat whose ttl has not yet run out.
     virtual bool alive(const std::string& instance) = 0;
 };
 
 /// Everything in this process's memory; sessions do not survive it.
-std::shared_ptr<SessionStore> make_memory_session_store();
-
-/// Redis at `url` (`redis://[:PASSWORD@]HOST[:PORT][/DB]`), shared by every instance pointed at
-/// it. Keys start with `mcpkit:`. Throws SessionStoreError if the URL is malformed or Redis cannot
-/// be reached now; later outages surface as SessionStoreError from the calls.
-std::shared_ptr<SessionStore> make_redis_session_store(const std::string& url,
-                                                       std::chrono::milliseconds timeout = std::chrono::seconds(2));
+MCP_API std::shared_ptr<SessionStore> make_memory_session_store();
 
 }  // namespace mcp

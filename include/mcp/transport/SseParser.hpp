@@ -4,6 +4,8 @@
 // dispatched at a blank line. Bytes may arrive split anywhere. libmcp's HTTP client reads MCP
 // streams with it; applications read other streams with it (an LLM's answer).
 
+#include "mcp/Export.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -13,13 +15,16 @@
 
 namespace mcp {
 
-struct SseEvent {
-    std::string type = "message";
-    std::string data;
+/// One dispatched Server-Sent Event.
+struct MCP_API SseEvent {
+    std::string type = "message";  ///< The `event` field; "message" when the event named none.
+    std::string data;  ///< The `data` lines, joined with newlines.
     std::string id;  ///< the last event id in force when it was dispatched
 };
 
-class SseParser {
+/// A Server-Sent Events parser following the WHATWG rules; bytes may be fed split anywhere. Reads
+/// MCP's streams and any other (an LLM's answer).
+class MCP_API SseParser {
 public:
     /// `max_event_bytes`: the longest event (and line) accepted; longer is a stream that never
     /// ends its event. Default: no limit.

@@ -6,6 +6,7 @@
 // is skipped up to its newline and reported once, so one oversized message costs nothing else.
 // Writes are queued and coalesced: many small frames leave in one write(2).
 
+#include "mcp/Export.hpp"
 #include "mcp/transport/Transport.hpp"
 
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -16,7 +17,8 @@
 
 namespace mcp {
 
-struct StreamTransportOptions {
+/// Limits and tuning of a StreamTransport.
+struct MCP_API StreamTransportOptions {
     /// Longest frame accepted, in bytes. Default 16 MiB.
     std::size_t max_message_size = 16u << 20;
     /// Adaptive polling: while the peer is in a quick back-and-forth (its last message came less
@@ -26,16 +28,24 @@ struct StreamTransportOptions {
     std::chrono::microseconds poll_before_wait{50};
 };
 
-class StreamTransport : public Transport, public std::enable_shared_from_this<StreamTransport> {
+/// Newline-delimited JSON over a pair of file descriptors, the framing of MCP's stdio transport.
+/// Writes are queued and coalesced; a frame longer than the limit is skipped and reported once.
+class MCP_API StreamTransport : public Transport, public std::enable_shared_from_this<StreamTransport> {
 public:
     /// Takes ownership of both descriptors (they are closed by close() or the destructor).
     /// Descriptors that cannot be polled (regular files) are used with blocking I/O.
     StreamTransport(boost::asio::any_io_executor executor, int read_fd, int write_fd,
                     StreamTransportOptions options = {});
+    /// Closes both descriptors.
     ~StreamTransport() override;
 
+    /// The next line, without its newline or a trailing carriage return; a line longer than
+    /// max_message_size is skipped and reported as `oversized`.
     boost::asio::awaitable<jsonrpc::ChannelRead> read() override;
+    /// Queues `frame` and a newline; `context` means nothing to a byte stream. Frames queued while
+    /// read() hands out buffered input leave together, in one write.
     void send(std::string_view frame, jsonrpc::FrameInfo context = {}) override;
+    /// Stops reading and closes the writing side once what is queued has been written.
     void close() override;
     boost::asio::any_io_executor executor() const override { return executor_; }
 

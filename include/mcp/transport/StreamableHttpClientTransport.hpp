@@ -17,6 +17,7 @@
 // - servers that only speak the 2024-11-05 HTTP+SSE transport: falls back to it when initialize
 //   is refused with 400, 404 or 405.
 
+#include "mcp/Export.hpp"
 #include "mcp/transport/HttpAuthorization.hpp"
 #include "mcp/transport/Transport.hpp"
 
@@ -29,8 +30,9 @@
 
 namespace mcp {
 
-struct StreamableHttpClientOptions {
-    std::string url;
+/// Where a StreamableHttpClientTransport connects and how it authorizes, reconnects and falls back.
+struct MCP_API StreamableHttpClientOptions {
+    std::string url;  ///< The MCP endpoint, e.g. "https://example.com/mcp".
     /// Extra headers on every request (Authorization, …).
     std::map<std::string, std::string> headers;
     /// Tries to resume one broken stream before giving up on it.
@@ -59,7 +61,10 @@ struct StreamableHttpClientOptions {
     std::function<void(std::string_view)> log;
 };
 
-class StreamableHttpClientTransport : public Transport {
+/// The client side of Streamable HTTP, as a Transport to hand to mcp::Client: one POST per outgoing
+/// message, sessions and resumable streams in the 2025 era, the per-request headers of 2026-07-28,
+/// and a fallback to the 2024-11-05 HTTP+SSE transport.
+class MCP_API StreamableHttpClientTransport : public Transport {
 public:
     /// Throws std::invalid_argument for a URL it cannot use.
     static std::shared_ptr<StreamableHttpClientTransport> create(boost::asio::any_io_executor executor,

@@ -13,6 +13,7 @@
 // run). HTTP parsing, JSON decoding and socket writes are spread over `http_threads` more
 // threads; a request hops to `io` only to be dispatched.
 
+#include "mcp/Export.hpp"
 #include "mcp/server/Server.hpp"
 #include "mcp/transport/HttpRequestAuthorizer.hpp"
 #include "mcp/transport/HttpRoutes.hpp"
@@ -29,11 +30,12 @@
 
 namespace mcp {
 
-struct StreamableHttpServerOptions {
+/// Where a StreamableHttpServer listens and how it guards, limits and keeps its sessions and streams.
+struct MCP_API StreamableHttpServerOptions {
     /// Loopback by default: a server on another interface must say which Host names it answers to.
     std::string host = "127.0.0.1";
-    std::uint16_t port = 0;
-    std::string path = "/mcp";
+    std::uint16_t port = 0;  ///< The port to bind; 0 lets the system choose (see StreamableHttpServer::port).
+    std::string path = "/mcp";  ///< The path of the MCP endpoint.
     /// Threads that parse and write HTTP besides the Server's own. Default: one per core this
     /// process may use (its CPU affinity), minus one; with a single core everything runs on the
     /// Server's thread and requests make no hop between threads.
@@ -48,6 +50,7 @@ struct StreamableHttpServerOptions {
     /// allowed_origins does not list, with no CORS answer, for servers no web page may reach
     /// (they hold what a browser captured, or act in it).
     bool only_listed_origins = false;
+    /// The largest request body accepted; a larger one is refused with 413.
     std::size_t max_body_bytes = 4 * 1024 * 1024;
     /// Sessions beyond this are refused with 503 until others end.
     std::size_t max_sessions = 10000;
@@ -68,7 +71,7 @@ struct StreamableHttpServerOptions {
     /// HTTPS: the PEM certificate chain and its private key (both, or neither for plain HTTP).
     /// serve_http reads them again on SIGHUP.
     std::string tls_certificate_file;
-    std::string tls_private_key_file;
+    std::string tls_private_key_file;  ///< The private key of `tls_certificate_file`, in PEM.
     /// Guards the endpoint (mcp::auth::ResourceServer for OAuth 2.1): every request needs its
     /// verdict, and the documents it serves (protected resource metadata) are served beside the
     /// endpoint. None: no authorization (fine on loopback).
@@ -80,9 +83,15 @@ struct StreamableHttpServerOptions {
     std::function<void(std::string_view)> log;
 };
 
-class StreamableHttpServer {
+/// Serves a Server over Streamable HTTP: one endpoint (POST, GET, DELETE) answering both protocol
+/// eras, telling them apart per request. Sessions run on `io`; HTTP work is spread over
+/// `http_threads` more threads.
+class MCP_API StreamableHttpServer {
 public:
+    /// Serves `server`, whose sessions run on `io`; nothing is bound until start(). `server` must
+    /// outlive this object.
     StreamableHttpServer(Server& server, boost::asio::io_context& io, StreamableHttpServerOptions options = {});
+    /// Stops the extra HTTP threads.
     ~StreamableHttpServer();
     StreamableHttpServer(const StreamableHttpServer&) = delete;
     StreamableHttpServer& operator=(const StreamableHttpServer&) = delete;
@@ -100,6 +109,7 @@ public:
     /// shutdown_grace, then calls `done` on the Server's thread. Safe from any thread.
     void stop(std::function<void()> done = {});
 
+    /// The listener and endpoint, defined inside the library.
     struct Impl;
 
 private:
@@ -108,7 +118,7 @@ private:
 
 /// The whole life of an HTTP server process: serves until SIGINT/SIGTERM, then shuts down
 /// gracefully. Prints nothing on stdout. Returns the exit code.
-int serve_http(Server& server, boost::asio::io_context& io, StreamableHttpServerOptions options,
+MCP_API int serve_http(Server& server, boost::asio::io_context& io, StreamableHttpServerOptions options,
                std::function<void(std::uint16_t port)> on_listening = {});
 
 }  // namespace mcp

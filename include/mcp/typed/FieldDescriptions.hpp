@@ -14,6 +14,8 @@
 // An `optional()` field may be left out; it then keeps its default member initializer, which the
 // schema advertises as its "default". A std::optional member is always optional.
 
+#include "mcp/Export.hpp"
+
 #include <boost/describe/members.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/string.hpp>
@@ -31,21 +33,34 @@
 namespace mcp {
 
 /// The extra keywords of one field's schema. Each setter returns *this so calls chain.
-class FieldSchema {
+class MCP_API FieldSchema {
 public:
+    /// Edits `keywords` and `optional` in place; FieldDescriptions::field makes these.
     FieldSchema(boost::json::object& keywords, bool& optional) : keywords_(&keywords), optional_(&optional) {}
 
+    /// "description": what the field means, shown to models.
     FieldSchema& description(std::string_view text) { return keyword("description", boost::json::string(text)); }
+    /// "title": a short display name.
     FieldSchema& title(std::string_view text) { return keyword("title", boost::json::string(text)); }
+    /// "minimum": the smallest number allowed.
     FieldSchema& minimum(double value) { return number("minimum", value); }
+    /// "maximum": the largest number allowed.
     FieldSchema& maximum(double value) { return number("maximum", value); }
+    /// "exclusiveMinimum": numbers must be greater than this.
     FieldSchema& exclusive_minimum(double value) { return number("exclusiveMinimum", value); }
+    /// "exclusiveMaximum": numbers must be less than this.
     FieldSchema& exclusive_maximum(double value) { return number("exclusiveMaximum", value); }
+    /// "minLength": the fewest characters a string may have.
     FieldSchema& min_length(std::int64_t value) { return keyword("minLength", value); }
+    /// "maxLength": the most characters a string may have.
     FieldSchema& max_length(std::int64_t value) { return keyword("maxLength", value); }
+    /// "pattern": an ECMA-262 regular expression a string must match (anywhere, unless anchored).
     FieldSchema& pattern(std::string_view regex) { return keyword("pattern", boost::json::string(regex)); }
+    /// "format": a hint such as "date-time" or "email"; an annotation, not checked.
     FieldSchema& format(std::string_view name) { return keyword("format", boost::json::string(name)); }
+    /// "minItems": the fewest elements an array may have.
     FieldSchema& min_items(std::int64_t value) { return keyword("minItems", value); }
+    /// "maxItems": the most elements an array may have.
     FieldSchema& max_items(std::int64_t value) { return keyword("maxItems", value); }
     /// The field may be left out; it then keeps the struct's default.
     FieldSchema& optional() {
@@ -70,6 +85,8 @@ private:
     bool* optional_;
 };
 
+/// The descriptions and limits for the fields of T, filled in by a user's `describe_fields`
+/// function and read when T's JSON Schema is generated.
 template <class T>
 class FieldDescriptions {
 public:
@@ -82,10 +99,12 @@ public:
         return schema;
     }
 
+    /// The extra keywords given for the member called `name`, or null when none were.
     const boost::json::object* keywords(std::string_view name) const {
         auto it = keywords_.find(name);
         return it == keywords_.end() ? nullptr : &it->second;
     }
+    /// Whether the member called `name` was marked optional().
     bool optional(std::string_view name) const {
         auto it = optional_flags_.find(name);
         return it != optional_flags_.end() && it->second;

@@ -7,6 +7,7 @@
 // std::vector (arrays), std::map / std::unordered_map with string keys (objects), and
 // boost::json::value / object / array as they are.
 
+#include "mcp/Export.hpp"
 #include "mcp/typed/FieldDescriptions.hpp"
 
 #include <boost/describe/enum_from_string.hpp>
@@ -32,16 +33,19 @@
 namespace mcp {
 
 /// A JSON value that does not fit the C++ type; `path` says where ("location.city", "days[2]").
-class JsonConversionError : public std::runtime_error {
+class MCP_API JsonConversionError : public std::runtime_error {
 public:
+    /// An error at `path` (empty for the value itself); what() reads "path: problem".
     JsonConversionError(std::string path, const std::string& problem)
         : std::runtime_error((path.empty() ? std::string("the value") : path) + ": " + problem), path_(std::move(path)) {}
+    /// Where the value went wrong, e.g. "location.city" or "days[2]"; empty for the top level.
     const std::string& path() const { return path_; }
 
 private:
     std::string path_;
 };
 
+/// The "$schema" URI json_schema_of puts in the schemas it makes: draft 2020-12.
 inline constexpr const char* json_schema_dialect = "https://json-schema.org/draft/2020-12/schema";
 
 namespace detail {

@@ -1,5 +1,6 @@
 #include "host/coordinator/ServerConnection.hpp"
 
+#include <mcp/Version.hpp>
 #include <mcp/transport/ChildProcessTransport.hpp>
 #include <mcp/transport/StreamableHttpClientTransport.hpp>
 
@@ -110,7 +111,7 @@ asio::awaitable<void> ServerConnection::connect_once() {
     std::uint64_t generation = generation_;
     std::weak_ptr<ServerConnection> weak = weak_from_this();
     mcp::ClientOptions options;
-    options.info = {"mcpkit-host", "0.1.0"};
+    options.info = {"mcpkit-host", MCP_VERSION_STRING};
     options.request_timeout = entry_.call_timeout;
     // A tool that runs only as a task can be called, and a long one survives as a task the
     // client polls (the timeout then applies to each poll, not to the work).

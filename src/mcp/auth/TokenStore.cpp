@@ -13,6 +13,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -222,7 +223,11 @@ std::filesystem::path default_token_file() {
         return std::filesystem::path(config) / "mcpkit" / "oauth.json";
     if (const char* home = std::getenv("HOME"); home && *home)
         return std::filesystem::path(home) / ".config" / "mcpkit" / "oauth.json";
-    return std::filesystem::path(".mcpkit-oauth.json");
+    // Never a relative path: tokens would land in whatever directory the program runs in.
+    if (const struct passwd* entry = ::getpwuid(::geteuid()); entry && entry->pw_dir && *entry->pw_dir)
+        return std::filesystem::path(entry->pw_dir) / ".config" / "mcpkit" / "oauth.json";
+    throw std::runtime_error("no place for OAuth tokens: neither XDG_CONFIG_HOME nor HOME is set and this user has no "
+                             "home directory; set XDG_CONFIG_HOME to a directory of yours");
 }
 
 }  // namespace mcp::auth

@@ -27,7 +27,9 @@ Tool Tool::from_json(const json::object& in) {
     Tool tool;
     tool.name = json_fields::text(in, "name");
     tool.description = json_fields::text(in, "description");
-    tool.input_schema = json_fields::object(in, "inputSchema");
+    // A server that leaves the schema out takes no arguments: the default `{"type":"object"}`
+    // stays, so the tool can be served again (Server::add_tool refuses a schema without a type).
+    if (auto* v = in.if_contains("inputSchema"); v && v->is_object()) tool.input_schema = v->get_object();
     if (auto* v = in.if_contains("outputSchema"); v && v->is_object()) tool.output_schema = v->get_object();
     tool.title = json_fields::optional_text(in, "title");
     tool.annotations = json_fields::object(in, "annotations");

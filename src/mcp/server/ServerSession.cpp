@@ -2,7 +2,7 @@
 #include "mcp/protocol/ErrorCodes.hpp"
 
 #include "server/RequestParams.hpp"
-#include "transport/http/RequestStreamControl.hpp"
+#include "transport/RequestStreamControl.hpp"
 
 #include "mcp/protocol/Methods.hpp"
 #include "mcp/protocol/Versions.hpp"

@@ -1,6 +1,6 @@
 #include "server/TaskRegistry.hpp"
 
-#include <openssl/rand.h>
+#include "mcp/RandomId.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -54,17 +54,7 @@ void ServerTask::set_status(TaskStatus next, std::string message) {
 namespace {
 
 /// 128 random bits as hex: a task id is a capability, so it must not be guessable.
-std::string new_task_id() {
-    unsigned char bytes[16];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("the random number generator failed");
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string id;
-    for (unsigned char byte : bytes) {
-        id += hex[byte >> 4];
-        id += hex[byte & 15];
-    }
-    return id;
-}
+std::string new_task_id() { return random_hex(16); }
 
 }  // namespace
 

@@ -2,7 +2,7 @@
 // answer objects), mcpkit:task:<id>:cancel (present once cancelling was asked); all expire with
 // the task.
 
-#include "mcp/store/TaskStore.hpp"
+#include "mcp/store/RedisStores.hpp"
 
 #include "mcp/store/RedisConnection.hpp"
 

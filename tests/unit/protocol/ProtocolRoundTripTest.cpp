@@ -38,6 +38,12 @@ TEST(ProtocolRoundTrip, ToolKeepsEveryMemberAndOmitsWhatIsEmpty) {
     EXPECT_FALSE(bare.to_json().contains("annotations"));
 }
 
+// A listed tool without inputSchema takes no arguments; read back, it can be served again.
+TEST(ProtocolRoundTrip, ToolWithoutInputSchemaReadsAsAnObjectSchema) {
+    Tool read = Tool::from_json(json::parse(R"({"name":"ping","description":"Answers pong"})").as_object());
+    EXPECT_EQ(json::serialize(read.input_schema), R"({"type":"object"})");
+}
+
 TEST(ProtocolRoundTrip, CallToolResultWithStructuredContentAndError) {
     CallToolResult result = CallToolResult::structured(json::parse(R"({"celsius":21.5})"));
     json::object written = result.to_json();

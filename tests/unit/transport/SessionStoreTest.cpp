@@ -1,7 +1,7 @@
 // One contract, two stores: every SessionStore behaviour the HTTP server relies on, proven against
 // the memory store and against the Redis store talking to a real redis-server started here.
 
-#include "mcp/transport/SessionStore.hpp"
+#include "mcp/store/RedisStores.hpp"
 #include "RedisTestServer.hpp"
 
 #include <gtest/gtest.h>

@@ -17,7 +17,7 @@
 #include "mcp/jsonrpc/Codec.hpp"
 #include "mcp/transport/SessionStore.hpp"
 #include "mcp/transport/Transport.hpp"
-#include "transport/http/RequestStreamControl.hpp"
+#include "transport/RequestStreamControl.hpp"
 #include "transport/http/ResponseStream.hpp"
 
 #include <boost/asio/steady_timer.hpp>

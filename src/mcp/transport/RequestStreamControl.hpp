@@ -4,7 +4,8 @@
 #endif
 // Streamable HTTP carries each request's messages on a stream of its own. The server may end that
 // stream early without ending the request (SSE polling, SEP-1699): the client reconnects and
-// resumes it. Only the HTTP session transport offers this; the server asks for it by dynamic_cast.
+// resumes it. Only the HTTP session transport offers this; the server asks for it by dynamic_cast,
+// so the interface lives with the core and the HTTP part implements it.
 
 #include "mcp/jsonrpc/RequestId.hpp"
 

@@ -11,7 +11,7 @@
 // every instance died. Each operation that reads and writes is one Lua script, hence atomic: two
 // instances racing for the last session slot cannot both win.
 
-#include "mcp/transport/SessionStore.hpp"
+#include "mcp/store/RedisStores.hpp"
 
 #include "mcp/store/RedisConnection.hpp"
 

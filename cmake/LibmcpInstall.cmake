@@ -1,0 +1,54 @@
+# Installs libmcp for other projects: headers under include/mcp/, the static archives and (built
+# with BUILD_SHARED_LIBS) the shared libraries, a CMake package (find_package(mcpkit) with
+# components http and redis, static or shared) and pkg-config files. All of it is the DEB package
+# libmcp-dev's.
+include(CMakePackageConfigHelpers)
+set(MCPKIT_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mcpkit)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/mcp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT libmcp-dev FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/include/mcp/Version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mcp COMPONENT libmcp-dev)
+
+# One export set per part and flavour, so the package loads only what was asked for.
+foreach(part mcp mcp_http mcp_redis)
+  get_target_property(component ${part} EXPORT_NAME)
+  set(flavours static)
+  if(TARGET ${part}_shared)
+    list(APPEND flavours shared)
+  endif()
+  foreach(flavour IN LISTS flavours)
+    set(target ${part})
+    if(flavour STREQUAL "shared")
+      set(target ${part}_shared)
+    endif()
+    install(TARGETS ${target} EXPORT mcpkit-${component}-${flavour}
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libmcp-dev
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libmcp-dev NAMELINK_COMPONENT libmcp-dev)
+    install(EXPORT mcpkit-${component}-${flavour} NAMESPACE mcpkit::
+      FILE mcpkit-${component}-${flavour}-targets.cmake
+      DESTINATION ${MCPKIT_CMAKE_PACKAGE_DIR} COMPONENT libmcp-dev)
+  endforeach()
+endforeach()
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/package/mcpkitConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/package/mcpkitConfig.cmake INSTALL_DESTINATION ${MCPKIT_CMAKE_PACKAGE_DIR})
+# Before 1.0 a minor version may break the API (docs/versioning.md): 0.1.x is compatible with 0.1.0
+# only. From 1.0 on, any later version of the same major is.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(compatibility SameMinorVersion)
+else()
+  set(compatibility SameMajorVersion)
+endif()
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/mcpkitConfigVersion.cmake
+  COMPATIBILITY ${compatibility})
+install(FILES ${PROJECT_BINARY_DIR}/package/mcpkitConfig.cmake ${PROJECT_BINARY_DIR}/package/mcpkitConfigVersion.cmake
+  DESTINATION ${MCPKIT_CMAKE_PACKAGE_DIR} COMPONENT libmcp-dev)
+
+# pkg-config: mcpkit (the core), mcpkit-http, mcpkit-redis. The prefix is found from the file's
+# own place, so the files stay right wherever the tree is unpacked.
+set(MCPKIT_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH MCPKIT_PKGCONFIG_TO_PREFIX /prefix/${MCPKIT_PKGCONFIG_DIR} /prefix)
+foreach(file mcpkit mcpkit-http mcpkit-redis)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/package/${file}.pc.in ${PROJECT_BINARY_DIR}/package/${file}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/package/${file}.pc DESTINATION ${MCPKIT_PKGCONFIG_DIR} COMPONENT libmcp-dev)
+endforeach()

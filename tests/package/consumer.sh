@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds tests/consumer against libmcp and runs its client against its server.
+#
+#   consumer.sh install PREFIX static|shared WORK    against an installed mcpkit (find_package)
+#   consumer.sh fetch   SOURCE static|shared WORK    through FetchContent of the checkout SOURCE
+#
+# Checks that the flavour asked for is the one linked (a shared build needs libmcp.so.*, a static
+# one must not), and for FetchContent that only the library was configured.
+set -euo pipefail
+mode=$1 from=$2 flavour=$3 work=$4
+here="$(cd "$(dirname "$0")" && pwd)"
+source_dir="$(cd "$here/../.." && pwd)"
+shared=OFF
+[ "$flavour" = shared ] && shared=ON
+
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+rm -rf "$work"
+case "$mode" in
+  install)
+    cmake -S "$source_dir/tests/consumer" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+      -DCMAKE_PREFIX_PATH="$from" -Dmcpkit_SHARED_LIBS=$shared >/dev/null
+    found=$(sed -n 's/^mcpkit_DIR:PATH=//p' "$work/CMakeCache.txt")
+    case "$found" in "$from"/*) ;; *) fail "find_package found mcpkit in '$found', not under $from" ;; esac
+    cmake --build "$work"
+    ;;
+  fetch)
+    cmake -S "$here/fetch" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+      -DMCPKIT_SOURCE_DIR="$from" -DBUILD_SHARED_LIBS=$shared >/dev/null
+    grep -q '^MCPKIT_LIBRARY_ONLY:BOOL=ON' "$work/CMakeCache.txt" || fail "MCPKIT_LIBRARY_ONLY is not ON in a fetched mcpkit"
+    # No application, test or npm step was configured: only libmcp and its examples.
+    if grep -q 'mcpkit_host\|mcp_unit_tests\|npm' "$work/build.ninja"; then fail "a fetched mcpkit configured more than libmcp"; fi
+    cmake --build "$work" --target unit_converter_server unit_converter_client
+    ;;
+  *) fail "mode is install or fetch, not '$mode'" ;;
+esac
+
+server="$(find "$work" -name unit_converter_server -type f -perm -u+x | head -1)"
+client="$(find "$work" -name unit_converter_client -type f -perm -u+x | head -1)"
+[ -n "$server" ] && [ -n "$client" ] || fail "the consumer's programs were not built"
+
+needed="$(readelf -d "$server" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
+if [ "$flavour" = shared ]; then
+  echo "$needed" | grep -q '^libmcp\.so\.' || fail "the shared build does not load libmcp.so: $needed"
+else
+  if echo "$needed" | grep -q '^libmcp'; then fail "the static build loads $needed"; fi
+fi
+
+output="$("$client" "$server")" || { echo "$output"; fail "the client failed"; }
+echo "$output"
+echo "$output" | grep -q '^value must be at least 0$' || fail "the generated schema lost the field's minimum"
+echo "$output" | grep -q '^42195 metre = 26.219 mile$' || fail "the conversion was not answered"
+echo "$output" | grep -q '^refused: .*value' || fail "the out-of-range value was not refused naming the field"
+echo "consumer ($mode, $flavour): passed"

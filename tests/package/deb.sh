@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Makes the DEB packages with CPack from a built tree (the binary, the man page and the
+# extensions' built files must be there) and inspects them: what each holds, what it depends on,
+# that the packaged binary runs, and that a program builds against the packaged libmcp with
+# pkg-config alone.
+#
+#   deb.sh BUILD_DIR WORK
+set -euo pipefail
+build=$1 work=$2
+here="$(cd "$(dirname "$0")" && pwd)"
+source_dir="$(cd "$here/../.." && pwd)"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+cpack --config "$build/CPackConfig.cmake" -B "$work/packages" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack"; }
+version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
+tool="$work/packages/mcpkit_${version}-1_amd64.deb"
+dev="$work/packages/libmcp-dev_${version}-1_amd64.deb"
+[ -f "$tool" ] && [ -f "$dev" ] || { ls -l "$work/packages"; fail "expected mcpkit and libmcp-dev packages"; }
+
+expect() {  # expect PACKAGE PATH...: every path is in the package
+  local listing; listing="$(dpkg-deb -c "$1" | awk '{print $6}')"
+  shift
+  for path in "$@"; do
+    echo "$listing" | grep -qx "$path" || fail "$path is not in the package"
+  done
+}
+expect "$tool" ./usr/bin/mcpkit ./usr/share/man/man1/mcpkit.1.gz \
+  ./usr/share/mcpkit/extensions/chrome/manifest.json ./usr/share/mcpkit/extensions/mcpkit-devconsole.zip \
+  ./usr/share/mcpkit/extensions/mcpkit-review.vsix ./usr/share/doc/mcpkit/README.md
+multiarch=$(dpkg-deb -c "$dev" | awk '{print $6}' | sed -n 's|^\./usr/lib/\([^/]*\)/libmcp\.a$|\1|p')
+[ -n "$multiarch" ] || fail "libmcp.a is not in libmcp-dev"
+lib=./usr/lib/$multiarch
+expect "$dev" ./usr/include/mcp/server/Server.hpp ./usr/include/mcp/client/Client.hpp ./usr/include/mcp/Export.hpp \
+  ./usr/include/mcp/Version.hpp ./usr/include/mcp/store/RedisStores.hpp \
+  $lib/libmcp.a $lib/libmcp_http.a $lib/libmcp_redis.a \
+  "$lib/libmcp.so.$version" "$lib/libmcp_http.so.$version" "$lib/libmcp_redis.so.$version" $lib/libmcp.so \
+  $lib/cmake/mcpkit/mcpkitConfig.cmake $lib/cmake/mcpkit/mcpkitConfigVersion.cmake \
+  $lib/cmake/mcpkit/mcpkit-mcp-static-targets.cmake $lib/cmake/mcpkit/mcpkit-http-shared-targets.cmake \
+  $lib/pkgconfig/mcpkit.pc $lib/pkgconfig/mcpkit-http.pc $lib/pkgconfig/mcpkit-redis.pc
+
+# Nothing private: the installed headers are exactly include/mcp's (and the generated Version.hpp).
+installed="$(dpkg-deb -c "$dev" | awk '{print $6}' | sed -n 's|^\./usr/include/||p' | grep -v -e '/$' -e '^$' | sort)"
+public="$( (cd "$source_dir/include" && find mcp -name '*.hpp'; echo mcp/Version.hpp) | sort)"
+[ "$installed" = "$public" ] || { diff <(echo "$public") <(echo "$installed") || true; fail "libmcp-dev's headers are not include/mcp's"; }
+if dpkg-deb -c "$tool" | awk '{print $6}' | grep -q '^\./usr/include\|\.a$'; then fail "the mcpkit package carries development files"; fi
+
+# Dependencies: found by dpkg-shlibdeps for the binary; the build dependencies for libmcp-dev.
+tool_depends="$(dpkg-deb -f "$tool" Depends)"
+dev_depends="$(dpkg-deb -f "$dev" Depends)"
+echo "mcpkit depends on: $tool_depends"
+echo "libmcp-dev depends on: $dev_depends"
+for dependency in libc6 libstdc++6 libsqlite3 libhiredis libboost-url; do
+  echo "$tool_depends" | grep -q "$dependency" || fail "mcpkit does not depend on $dependency"
+done
+for dependency in libboost1.81-dev libssl-dev libhiredis-dev libssl3; do
+  echo "$dev_depends" | grep -q "$dependency" || fail "libmcp-dev does not depend on $dependency"
+done
+# Every dependency named is a Debian package this machine can satisfy (apt's simulation; dpkg's
+# --dry-run does not look at dependencies).
+apt-get install --simulate "$tool" "$dev" >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt cannot install the packages"; }
+
+# The packaged binary runs.
+dpkg-deb -x "$tool" "$work/root"
+"$work/root/usr/bin/mcpkit" --version | grep -qx "mcpkit $version" || fail "the packaged mcpkit does not say its version"
+
+# The packaged library builds and runs the consumer, found through pkg-config alone.
+dpkg-deb -x "$dev" "$work/root"
+export PKG_CONFIG_PATH="$work/root/usr/lib/$multiarch/pkgconfig"
+[ "$(pkg-config --modversion mcpkit-http)" = "$version" ] || fail "pkg-config does not find mcpkit-http $version"
+compiler=(g++)
+command -v ccache >/dev/null && compiler=(ccache g++)
+for program in server client; do
+  # shellcheck disable=SC2046
+  "${compiler[@]}" $(pkg-config --cflags mcpkit) -o "$work/$program" "$source_dir/tests/consumer/$program.cpp" $(pkg-config --libs mcpkit)
+done
+output="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/client" "$work/server")" || { echo "$output"; fail "the pkg-config consumer failed"; }
+echo "$output" | grep -q '^42195 metre = 26.219 mile$' || fail "the pkg-config consumer's answer: $output"
+echo "deb: passed"
