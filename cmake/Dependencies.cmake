@@ -7,6 +7,8 @@ if(NOT MCPKIT_LIBRARY_ONLY)  # the mcpkit binary's command line
   target_include_directories(cli11 SYSTEM INTERFACE ${CLI11_INCLUDE_DIR})
 endif()
 
-# hiredis (Debian libhiredis-dev) for the Redis session store.
+# hiredis (Debian libhiredis-dev) for libmcp's Redis part.
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
+if(MCPKIT_WITH_REDIS)
+  pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
+endif()

@@ -1,7 +1,7 @@
 # Installs libmcp for other projects: headers under include/mcp/, the static archives and (built
 # with BUILD_SHARED_LIBS) the shared libraries, a CMake package (find_package(mcpkit) with
 # components http and redis, static or shared) and pkg-config files. All of it is the DEB package
-# libmcp-dev's.
+# libmcp-dev's, but for the shared libraries themselves, which are the runtime package libmcp<soversion>.
 include(CMakePackageConfigHelpers)
 set(MCPKIT_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mcpkit)
 
@@ -10,7 +10,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/mcp DESTINATION ${CMAKE_INSTALL_
 install(FILES ${PROJECT_BINARY_DIR}/include/mcp/Version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mcp COMPONENT libmcp-dev)
 
 # One export set per part and flavour, so the package loads only what was asked for.
-foreach(part mcp mcp_http mcp_redis)
+foreach(part mcpkit_mcp mcpkit_mcp_http mcpkit_mcp_redis)
+  if(NOT TARGET ${part})  # left out: MCPKIT_WITH_HTTP or MCPKIT_WITH_REDIS is OFF
+    continue()
+  endif()
   get_target_property(component ${part} EXPORT_NAME)
   set(flavours static)
   if(TARGET ${part}_shared)
@@ -23,7 +26,7 @@ foreach(part mcp mcp_http mcp_redis)
     endif()
     install(TARGETS ${target} EXPORT mcpkit-${component}-${flavour}
       ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libmcp-dev
-      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libmcp-dev NAMELINK_COMPONENT libmcp-dev)
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libmcp NAMELINK_COMPONENT libmcp-dev)
     install(EXPORT mcpkit-${component}-${flavour} NAMESPACE mcpkit::
       FILE mcpkit-${component}-${flavour}-targets.cmake
       DESTINATION ${MCPKIT_CMAKE_PACKAGE_DIR} COMPONENT libmcp-dev)
@@ -48,7 +51,14 @@ install(FILES ${PROJECT_BINARY_DIR}/package/mcpkitConfig.cmake ${PROJECT_BINARY_
 # own place, so the files stay right wherever the tree is unpacked.
 set(MCPKIT_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH MCPKIT_PKGCONFIG_TO_PREFIX /prefix/${MCPKIT_PKGCONFIG_DIR} /prefix)
-foreach(file mcpkit mcpkit-http mcpkit-redis)
+set(pkgconfig_files mcpkit)
+if(MCPKIT_WITH_HTTP)
+  list(APPEND pkgconfig_files mcpkit-http)
+endif()
+if(MCPKIT_WITH_REDIS)
+  list(APPEND pkgconfig_files mcpkit-redis)
+endif()
+foreach(file IN LISTS pkgconfig_files)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/package/${file}.pc.in ${PROJECT_BINARY_DIR}/package/${file}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/package/${file}.pc DESTINATION ${MCPKIT_PKGCONFIG_DIR} COMPONENT libmcp-dev)
 endforeach()

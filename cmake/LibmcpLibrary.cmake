@@ -1,8 +1,9 @@
-# mcpkit_add_libmcp(NAME EXPORT_NAME <name> SOURCES ... [LIBMCP_PARTS ...] [PUBLIC_LIBRARIES ...]
+# mcpkit_add_libmcp(NAME EXPORT_NAME <name> OUTPUT_NAME <file> SOURCES ... [LIBMCP_PARTS ...] [PUBLIC_LIBRARIES ...]
 #                   [PRIVATE_LIBRARIES ...] [PUBLIC_DEFINITIONS ...] [PRECOMPILED_HEADERS ...] [OPENSSL])
 #
 # One part of libmcp: NAME_objects compiled once, the static archive NAME, and with
-# BUILD_SHARED_LIBS the shared library NAME_shared (file libNAME.so.VERSION, soname by SOVERSION).
+# BUILD_SHARED_LIBS the shared library NAME_shared (lib<file>.a, lib<file>.so.VERSION with the
+# soname by SOVERSION).
 # LIBMCP_PARTS names the other parts this one builds on, which each variant links in the same
 # flavour (mcp_http_shared links mcp_shared). mcpkit::EXPORT_NAME is the alias a project that adds
 # mcpkit with add_subdirectory or FetchContent links: the shared variant if BUILD_SHARED_LIBS is on.
@@ -10,22 +11,22 @@
 # the mcpkit binary links it statically.
 
 # Pre-1.0, a minor version may break the ABI (docs/versioning.md), so it is in the soname.
+# (Cached so the packaging, in another directory, names the runtime package after it.)
 if(PROJECT_VERSION_MAJOR EQUAL 0)
-  set(MCPKIT_SOVERSION "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
+  set(MCPKIT_SOVERSION "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}" CACHE INTERNAL "")
 else()
-  set(MCPKIT_SOVERSION "${PROJECT_VERSION_MAJOR}")
+  set(MCPKIT_SOVERSION "${PROJECT_VERSION_MAJOR}" CACHE INTERNAL "")
 endif()
 
 # Debian keeps libraries in lib/<multiarch> (under /usr and /usr/local alike), where ld.so, CMake
 # and pkg-config look; the DEB packages must put them there.
-if(NOT DEFINED CMAKE_INSTALL_LIBDIR AND CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
+if(PROJECT_IS_TOP_LEVEL AND NOT DEFINED CMAKE_INSTALL_LIBDIR AND CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
   set(CMAKE_INSTALL_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE} CACHE PATH "Object code libraries (lib/<multiarch> on Debian)")
 endif()
 include(GNUInstallDirs)
-set(MCPKIT_LIBMCP_TARGETS "" CACHE INTERNAL "")
 
 function(mcpkit_add_libmcp name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "OPENSSL" "EXPORT_NAME"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "OPENSSL" "EXPORT_NAME;OUTPUT_NAME"
     "SOURCES;LIBMCP_PARTS;PUBLIC_LIBRARIES;PRIVATE_LIBRARIES;PUBLIC_DEFINITIONS;PRECOMPILED_HEADERS")
 
   add_library(${name}_objects OBJECT ${arg_SOURCES})
@@ -53,7 +54,7 @@ function(mcpkit_add_libmcp name)
   add_library(${name} STATIC $<TARGET_OBJECTS:${name}_objects>)
   if(BUILD_SHARED_LIBS)
     add_library(${name}_shared SHARED $<TARGET_OBJECTS:${name}_objects>)
-    set_target_properties(${name}_shared PROPERTIES OUTPUT_NAME ${name}
+    set_target_properties(${name}_shared PROPERTIES
       VERSION ${PROJECT_VERSION} SOVERSION ${MCPKIT_SOVERSION})
     # Every symbol a part needs is resolved when it is linked, not left for the program to find.
     target_link_options(${name}_shared PRIVATE -Wl,--no-undefined)
@@ -69,7 +70,8 @@ function(mcpkit_add_libmcp name)
     foreach(part IN LISTS arg_LIBMCP_PARTS)
       list(APPEND parts ${part}${suffix})
     endforeach()
-    set_target_properties(${variant} PROPERTIES EXPORT_NAME ${arg_EXPORT_NAME} LINKER_LANGUAGE CXX)
+    set_target_properties(${variant} PROPERTIES EXPORT_NAME ${arg_EXPORT_NAME} OUTPUT_NAME ${arg_OUTPUT_NAME}
+      LINKER_LANGUAGE CXX)
     target_include_directories(${variant} PUBLIC
       $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -88,5 +90,4 @@ function(mcpkit_add_libmcp name)
   else()
     add_library(mcpkit::${arg_EXPORT_NAME} ALIAS ${name})
   endif()
-  set(MCPKIT_LIBMCP_TARGETS ${MCPKIT_LIBMCP_TARGETS} ${variants} CACHE INTERNAL "")
 endfunction()

@@ -2,15 +2,26 @@
 #
 #   cmake --build --preset release --target deb     # build/release/packages/*.deb
 #
-# Two packages: mcpkit (the binary, its man page, the Chrome and VS Code extensions' built files
-# under share/mcpkit/extensions) and libmcp-dev (headers, static and shared libraries, the CMake
-# and pkg-config packages; cmake/LibmcpInstall.cmake). Their dependencies are the Debian packages
-# the files need, found by dpkg-shlibdeps, plus what building against libmcp takes.
+# Three packages: mcpkit (the binary, its man page, the Chrome and VS Code extensions' built files
+# under share/mcpkit/extensions), libmcp-dev (headers, static libraries, the shared libraries'
+# development links, the CMake and pkg-config packages; cmake/LibmcpInstall.cmake) and the runtime
+# libmcp<soversion> (the shared libraries, which programs linked against them need). Their
+# dependencies are the Debian packages the files need, found by dpkg-shlibdeps, plus what building
+# against libmcp takes.
 include(GNUInstallDirs)
 
 install(TARGETS mcpkit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mcpkit)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/docs/security.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT mcpkit)
+# Each package carries its copyright file (Debian policy 12.5).
+set(libmcp_runtime_package libmcp${MCPKIT_SOVERSION})
+foreach(component_and_package mcpkit:mcpkit libmcp-dev:libmcp-dev libmcp:${libmcp_runtime_package})
+  string(REPLACE ":" ";" pair ${component_and_package})
+  list(GET pair 0 component)
+  list(GET pair 1 package)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/package/copyright
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
+endforeach()
 
 # The man page, written by help2man from `mcpkit --help` and `--version` (docs/mcpkit.h2m adds
 # the rest), compressed as Debian's policy wants.
@@ -38,38 +49,68 @@ add_custom_target(extensions
   COMMAND sh -c "npm run --silent build && npm run --silent package" WORKING_DIRECTORY ${VSCODE_EXTENSION_DIR}
   COMMENT "Building the Chrome and VS Code extensions" VERBATIM)
 set(extensions_destination ${CMAKE_INSTALL_DATADIR}/mcpkit/extensions)
-install(DIRECTORY ${CHROME_EXTENSION_DIR}/dist/ DESTINATION ${extensions_destination}/chrome COMPONENT mcpkit OPTIONAL)
+# Not built by default (npm): installing the mcpkit package without them is an error that says how.
+install(CODE "
+  foreach(built ${CHROME_EXTENSION_DIR}/dist/manifest.json ${CHROME_EXTENSION_DIR}/mcpkit-devconsole.zip
+                ${VSCODE_EXTENSION_DIR}/mcpkit-review.vsix)
+    if(NOT EXISTS \${built})
+      message(FATAL_ERROR \"\${built} is missing: build the extensions first (cmake --build <dir> --target extensions)\")
+    endif()
+  endforeach()" COMPONENT mcpkit)
+install(DIRECTORY ${CHROME_EXTENSION_DIR}/dist/ DESTINATION ${extensions_destination}/chrome COMPONENT mcpkit)
 install(FILES ${CHROME_EXTENSION_DIR}/mcpkit-devconsole.zip ${VSCODE_EXTENSION_DIR}/mcpkit-review.vsix
-  DESTINATION ${extensions_destination} COMPONENT mcpkit OPTIONAL)
+  DESTINATION ${extensions_destination} COMPONENT mcpkit)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME mcpkit)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "mcpkit")
 set(CPACK_PACKAGE_CONTACT "mcpkit developers <mcpkit@users.noreply.github.com>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Model Context Protocol toolkit")
+# No CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPack would put it above every package's own summary line.
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL mcpkit libmcp-dev)
+set(CPACK_COMPONENTS_ALL mcpkit libmcp-dev libmcp)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://modelcontextprotocol.io")
+# Packed relative relocations (DT_RELR) need glibc 2.36, which dpkg-shlibdeps does not know.
+set(needs_libc "")
+if(MCPKIT_LINKER_PACKS_RELOCATIONS)
+  set(needs_libc "libc6 (>= 2.36)")
+endif()
 
 set(CPACK_DEBIAN_MCPKIT_PACKAGE_NAME mcpkit)
 set(CPACK_DEBIAN_MCPKIT_PACKAGE_SECTION utils)
-set(CPACK_COMPONENT_MCPKIT_DESCRIPTION
-  "Model Context Protocol toolkit\n mcpkit runs MCP servers (review, devconsole, analyze, everything), an MCP client\n and a chat host that lets an LLM call tools from any MCP servers. It also\n carries the Chrome (devconsole) and VS Code (review) extensions' built files.")
+set(CPACK_DEBIAN_MCPKIT_PACKAGE_DEPENDS "${needs_libc}")
+set(CPACK_DEBIAN_MCPKIT_DESCRIPTION "Model Context Protocol toolkit: servers, client, chat host
+mcpkit runs MCP servers (review, devconsole, analyze, everything), an MCP client
+and a chat host that lets an LLM call tools from any MCP servers. It also
+carries the Chrome (devconsole) and VS Code (review) extensions' built files.")
+
+set(CPACK_DEBIAN_LIBMCP_PACKAGE_NAME ${libmcp_runtime_package})
+set(CPACK_DEBIAN_LIBMCP_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_LIBMCP_PACKAGE_DEPENDS "${needs_libc}")
+set(CPACK_DEBIAN_LIBMCP_DESCRIPTION "Model Context Protocol library for C++ (shared libraries)
+libmcp: JSON-RPC, MCP server and client APIs, stdio and Streamable HTTP
+transports, OAuth, Redis stores. The shared libraries programs built against
+libmcp-dev's shared flavour run with.")
+# A shlibs file, so packages of programs linked against libmcp depend on it through dpkg-shlibdeps.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
 set(CPACK_DEBIAN_LIBMCP-DEV_PACKAGE_NAME libmcp-dev)
 set(CPACK_DEBIAN_LIBMCP-DEV_PACKAGE_SECTION libdevel)
 # What a program built against libmcp needs besides the libraries' own shared dependencies: the
 # headers libmcp's headers include, and what its CMake and pkg-config packages look for.
 set(CPACK_DEBIAN_LIBMCP-DEV_PACKAGE_DEPENDS
-  "libboost1.81-dev, libboost-url1.81-dev, libssl-dev, libhiredis-dev, pkg-config, g++ (>= 4:12)")
-set(CPACK_COMPONENT_LIBMCP-DEV_DESCRIPTION
-  "Model Context Protocol library for C++ (development files)\n libmcp: JSON-RPC, MCP server and client APIs, stdio and Streamable HTTP\n transports, OAuth, Redis stores. Headers, static and shared libraries, the\n CMake package (find_package(mcpkit)) and pkg-config files.")
+  "${libmcp_runtime_package} (= ${PROJECT_VERSION}-1), libboost1.81-dev, libboost-url1.81-dev, libssl-dev, libhiredis-dev, pkg-config, g++ (>= 4:12)")
+set(CPACK_DEBIAN_LIBMCP-DEV_DESCRIPTION "Model Context Protocol library for C++ (development files)
+libmcp: JSON-RPC, MCP server and client APIs, stdio and Streamable HTTP
+transports, OAuth, Redis stores. Headers, static libraries and the links to
+the shared ones, the CMake package (find_package(mcpkit)) and pkg-config files.")
 
 include(CPack)
 

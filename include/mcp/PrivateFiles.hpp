@@ -25,7 +25,7 @@ public:
 /// Returns `path`. Throws PrivateDirectoryError.
 MCP_API std::filesystem::path private_directory(const std::filesystem::path& path);
 
-/// $XDG_RUNTIME_DIR/mcpkit, or /tmp/mcpkit-<uid> without it; checked by private_directory.
+/// $XDG_RUNTIME_DIR/mcpkit, or `/tmp/mcpkit-<uid>` without it; checked by private_directory.
 MCP_API std::filesystem::path runtime_directory();
 
 /// $XDG_STATE_HOME/mcpkit, or ~/.local/state/mcpkit (the home directory from HOME, or else the

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds tests/consumer against libmcp and runs its client against its server.
 #
-#   consumer.sh install PREFIX static|shared WORK    against an installed mcpkit (find_package)
-#   consumer.sh fetch   SOURCE static|shared WORK    through FetchContent of the checkout SOURCE
+#   consumer.sh install    PREFIX static|shared WORK   against an installed mcpkit (find_package)
+#   consumer.sh fetch      SOURCE static|shared WORK   through FetchContent of the checkout SOURCE
+#   consumer.sh components PREFIX static|shared WORK   tests/package/components: every part of
+#                                                      libmcp through find_package's components
 #
 # Checks that the flavour asked for is the one linked (a shared build needs libmcp.so.*, a static
 # one must not), and for FetchContent that only the library was configured.
@@ -19,8 +21,10 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 rm -rf "$work"
 case "$mode" in
-  install)
-    cmake -S "$source_dir/tests/consumer" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  install|components)
+    project="$source_dir/tests/consumer"
+    [ "$mode" = components ] && project="$here/components"
+    cmake -S "$project" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
       -DCMAKE_PREFIX_PATH="$from" -Dmcpkit_SHARED_LIBS=$shared >/dev/null
     found=$(sed -n 's/^mcpkit_DIR:PATH=//p' "$work/CMakeCache.txt")
     case "$found" in "$from"/*) ;; *) fail "find_package found mcpkit in '$found', not under $from" ;; esac
@@ -30,12 +34,34 @@ case "$mode" in
     cmake -S "$here/fetch" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
       -DMCPKIT_SOURCE_DIR="$from" -DBUILD_SHARED_LIBS=$shared >/dev/null
     grep -q '^MCPKIT_LIBRARY_ONLY:BOOL=ON' "$work/CMakeCache.txt" || fail "MCPKIT_LIBRARY_ONLY is not ON in a fetched mcpkit"
-    # No application, test or npm step was configured: only libmcp and its examples.
-    if grep -q 'mcpkit_host\|mcp_unit_tests\|npm' "$work/build.ninja"; then fail "a fetched mcpkit configured more than libmcp"; fi
+    # No application, test, npm step, docs target or install rule: only libmcp and its examples.
+    if grep -q 'mcpkit_host\|mcp_unit_tests\|npm\|^build docs:' "$work/build.ninja"; then fail "a fetched mcpkit configured more than libmcp"; fi
+    if grep -rq 'libmcp\|include/mcp' "$work/_deps/mcpkit-build/cmake_install.cmake" "$work/_deps/mcpkit-build/src/mcp/cmake_install.cmake"; then
+      fail "a fetched mcpkit adds itself to the parent's install"
+    fi
+    # GNUInstallDirs' own default stays: mcpkit's Debian multiarch libdir is for its own installs.
+    grep -q '^CMAKE_INSTALL_LIBDIR:PATH=lib/' "$work/CMakeCache.txt" && fail "a fetched mcpkit set the parent's CMAKE_INSTALL_LIBDIR"
     cmake --build "$work" --target unit_converter_server unit_converter_client
     ;;
   *) fail "mode is install or fetch, not '$mode'" ;;
 esac
+
+if [ "$mode" = components ]; then
+  program="$work/every_part"
+  needed="$(readelf -d "$program" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
+  for part in libmcp.so libmcp_http.so libmcp_redis.so; do
+    loaded=no
+    echo "$needed" | grep -q "^$part\." && loaded=yes
+    [ "$flavour" = shared ] && [ $loaded = no ] && fail "the shared build does not load $part: $needed"
+    [ "$flavour" = static ] && [ $loaded = yes ] && fail "the static build loads $part"
+  done
+  output="$("$program")" || fail "every_part failed"
+  echo "$output"
+  version="$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$(find "$from" -name mcpkitConfigVersion.cmake | head -1)")"
+  [ "$output" = "libmcp $version (headers $version), session store, redis at cache.internal:6390 db 2" ] || fail "every_part's answer"
+  echo "consumer ($mode, $flavour): passed"
+  exit 0
+fi
 
 server="$(find "$work" -name unit_converter_server -type f -perm -u+x | head -1)"
 client="$(find "$work" -name unit_converter_client -type f -perm -u+x | head -1)"

@@ -15,30 +15,37 @@ rm -rf "$work"
 mkdir -p "$work"
 cpack --config "$build/CPackConfig.cmake" -B "$work/packages" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack"; }
 version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
-tool="$work/packages/mcpkit_${version}-1_amd64.deb"
-dev="$work/packages/libmcp-dev_${version}-1_amd64.deb"
-[ -f "$tool" ] && [ -f "$dev" ] || { ls -l "$work/packages"; fail "expected mcpkit and libmcp-dev packages"; }
+runtime_name=$(sed -n 's/^set(CPACK_DEBIAN_LIBMCP_PACKAGE_NAME "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
+arch=$(dpkg --print-architecture)
+tool="$work/packages/mcpkit_${version}-1_${arch}.deb"
+dev="$work/packages/libmcp-dev_${version}-1_${arch}.deb"
+runtime="$work/packages/${runtime_name}_${version}-1_${arch}.deb"
+[ -f "$tool" ] && [ -f "$dev" ] && [ -f "$runtime" ] || { ls -l "$work/packages"; fail "expected mcpkit, libmcp-dev and $runtime_name packages"; }
 
 expect() {  # expect PACKAGE PATH...: every path is in the package
   local listing; listing="$(dpkg-deb -c "$1" | awk '{print $6}')"
   shift
   for path in "$@"; do
-    echo "$listing" | grep -qx "$path" || fail "$path is not in the package"
+    echo "$listing" | grep -qFx "$path" || fail "$path is not in $(basename "$1")"
   done
 }
 expect "$tool" ./usr/bin/mcpkit ./usr/share/man/man1/mcpkit.1.gz \
   ./usr/share/mcpkit/extensions/chrome/manifest.json ./usr/share/mcpkit/extensions/mcpkit-devconsole.zip \
-  ./usr/share/mcpkit/extensions/mcpkit-review.vsix ./usr/share/doc/mcpkit/README.md
+  ./usr/share/mcpkit/extensions/mcpkit-review.vsix ./usr/share/doc/mcpkit/README.md ./usr/share/doc/mcpkit/copyright
 multiarch=$(dpkg-deb -c "$dev" | awk '{print $6}' | sed -n 's|^\./usr/lib/\([^/]*\)/libmcp\.a$|\1|p')
 [ -n "$multiarch" ] || fail "libmcp.a is not in libmcp-dev"
 lib=./usr/lib/$multiarch
 expect "$dev" ./usr/include/mcp/server/Server.hpp ./usr/include/mcp/client/Client.hpp ./usr/include/mcp/Export.hpp \
   ./usr/include/mcp/Version.hpp ./usr/include/mcp/store/RedisStores.hpp \
-  $lib/libmcp.a $lib/libmcp_http.a $lib/libmcp_redis.a \
-  "$lib/libmcp.so.$version" "$lib/libmcp_http.so.$version" "$lib/libmcp_redis.so.$version" $lib/libmcp.so \
+  $lib/libmcp.a $lib/libmcp_http.a $lib/libmcp_redis.a $lib/libmcp.so $lib/libmcp_http.so $lib/libmcp_redis.so \
   $lib/cmake/mcpkit/mcpkitConfig.cmake $lib/cmake/mcpkit/mcpkitConfigVersion.cmake \
   $lib/cmake/mcpkit/mcpkit-mcp-static-targets.cmake $lib/cmake/mcpkit/mcpkit-http-shared-targets.cmake \
-  $lib/pkgconfig/mcpkit.pc $lib/pkgconfig/mcpkit-http.pc $lib/pkgconfig/mcpkit-redis.pc
+  $lib/pkgconfig/mcpkit.pc $lib/pkgconfig/mcpkit-http.pc $lib/pkgconfig/mcpkit-redis.pc ./usr/share/doc/libmcp-dev/copyright
+# The shared libraries are the runtime package's, which a program linked against them needs alone.
+expect "$runtime" "$lib/libmcp.so.$version" "$lib/libmcp_http.so.$version" "$lib/libmcp_redis.so.$version" \
+  "./usr/share/doc/$runtime_name/copyright"
+if dpkg-deb -c "$runtime" | awk '{print $6}' | grep -q '\.a$\|/include/\|\.so$'; then fail "$runtime_name carries development files"; fi
+dpkg-deb --ctrl-tarfile "$runtime" | tar -t | grep -q 'shlibs' || fail "$runtime_name has no shlibs file"
 
 # Nothing private: the installed headers are exactly include/mcp's (and the generated Version.hpp).
 installed="$(dpkg-deb -c "$dev" | awk '{print $6}' | sed -n 's|^\./usr/include/||p' | grep -v -e '/$' -e '^$' | sort)"
@@ -54,27 +61,39 @@ echo "libmcp-dev depends on: $dev_depends"
 for dependency in libc6 libstdc++6 libsqlite3 libhiredis libboost-url; do
   echo "$tool_depends" | grep -q "$dependency" || fail "mcpkit does not depend on $dependency"
 done
-for dependency in libboost1.81-dev libssl-dev libhiredis-dev libssl3; do
-  echo "$dev_depends" | grep -q "$dependency" || fail "libmcp-dev does not depend on $dependency"
+for dependency in "$runtime_name (= $version-1)" libboost1.81-dev libssl-dev libhiredis-dev; do
+  echo "$dev_depends" | grep -qF "$dependency" || fail "libmcp-dev does not depend on $dependency"
+done
+runtime_depends="$(dpkg-deb -f "$runtime" Depends)"
+echo "$runtime_name depends on: $runtime_depends"
+for dependency in libssl3 libhiredis libboost-url 'libc6 (>= 2.36)'; do
+  echo "$runtime_depends" | grep -qF "$dependency" || fail "$runtime_name does not depend on $dependency"
 done
 # Every dependency named is a Debian package this machine can satisfy (apt's simulation; dpkg's
 # --dry-run does not look at dependencies).
-apt-get install --simulate "$tool" "$dev" >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt cannot install the packages"; }
+apt-get install --simulate "$tool" "$dev" "$runtime" >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt cannot install the packages"; }
 
 # The packaged binary runs.
 dpkg-deb -x "$tool" "$work/root"
 "$work/root/usr/bin/mcpkit" --version | grep -qx "mcpkit $version" || fail "the packaged mcpkit does not say its version"
 
-# The packaged library builds and runs the consumer, found through pkg-config alone.
+# The packaged library builds and runs the consumer, and a program using every part, found through
+# pkg-config alone.
 dpkg-deb -x "$dev" "$work/root"
+dpkg-deb -x "$runtime" "$work/root"
 export PKG_CONFIG_PATH="$work/root/usr/lib/$multiarch/pkgconfig"
 [ "$(pkg-config --modversion mcpkit-http)" = "$version" ] || fail "pkg-config does not find mcpkit-http $version"
 compiler=(g++)
 command -v ccache >/dev/null && compiler=(ccache g++)
 for program in server client; do
   # shellcheck disable=SC2046
-  "${compiler[@]}" $(pkg-config --cflags mcpkit) -o "$work/$program" "$source_dir/tests/consumer/$program.cpp" $(pkg-config --libs mcpkit)
+  "${compiler[@]}" -std=c++20 $(pkg-config --cflags mcpkit) -o "$work/$program" "$source_dir/tests/consumer/$program.cpp" $(pkg-config --libs mcpkit)
 done
+# shellcheck disable=SC2046
+"${compiler[@]}" -std=c++20 $(pkg-config --cflags mcpkit-http mcpkit-redis) -o "$work/every_part" \
+  "$here/components/every_part.cpp" $(pkg-config --libs mcpkit-http mcpkit-redis)
 output="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/client" "$work/server")" || { echo "$output"; fail "the pkg-config consumer failed"; }
 echo "$output" | grep -q '^42195 metre = 26.219 mile$' || fail "the pkg-config consumer's answer: $output"
+parts="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/every_part")" || fail "every_part (pkg-config) failed"
+[ "$parts" = "libmcp $version (headers $version), session store, redis at cache.internal:6390 db 2" ] || fail "every_part (pkg-config): $parts"
 echo "deb: passed"

@@ -145,7 +145,9 @@ public:
     /// Sends a notification (params left out when empty). Throws mcp::Error when not connected.
     void notify(std::string_view method, boost::json::object params = {});
 
-    /// Sends ping and waits for the answer: a check that the server is alive.
+    /// Sends ping and waits for the answer: a check that the server is alive. Revision 2026-07-28
+    /// has no ping: a server speaking it (libmcp's does) answers with method not found, thrown as
+    /// mcp::Error.
     boost::asio::awaitable<void> ping();
     /// Every tool (follows nextCursor).
     boost::asio::awaitable<std::vector<Tool>> list_tools();

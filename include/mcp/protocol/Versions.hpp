@@ -6,10 +6,15 @@
 
 namespace mcp::versions {
 
+/// MCP's first published revision, the oldest libmcp speaks.
 inline constexpr std::string_view v2024_11_05 = "2024-11-05";
+/// Added Streamable HTTP, OAuth authorization, tool annotations and JSON-RPC batches.
 inline constexpr std::string_view v2025_03_26 = "2025-03-26";
+/// Added elicitation and structured tool output, and removed batches.
 inline constexpr std::string_view v2025_06_18 = "2025-06-18";
+/// The newest revision negotiated with initialize (latest_stateful).
 inline constexpr std::string_view v2025_11_25 = "2025-11-25";
+/// The first revision without initialize: each request carries its own metadata.
 inline constexpr std::string_view v2026_07_28 = "2026-07-28";
 
 /// Revisions negotiated with initialize, newest first.

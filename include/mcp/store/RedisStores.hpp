@@ -24,7 +24,7 @@ MCP_API std::shared_ptr<SessionStore> make_redis_session_store(
     const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
 /// Redis at `url` (`redis://[:PASSWORD@]HOST[:PORT][/DB]`), the same as the session store's:
-/// keys mcpkit:task:<id>, …:answers and …:cancel, each expiring with the task.
+/// keys `mcpkit:task:<id>`, `…:answers` and `…:cancel`, each expiring with the task.
 MCP_API std::shared_ptr<TaskStore> make_redis_task_store(
     const std::string& url, std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
