@@ -47,8 +47,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/mcpkitConfigVersi
 install(FILES ${PROJECT_BINARY_DIR}/package/mcpkitConfig.cmake ${PROJECT_BINARY_DIR}/package/mcpkitConfigVersion.cmake
   DESTINATION ${MCPKIT_CMAKE_PACKAGE_DIR} COMPONENT libmcp-dev)
 
-# pkg-config: mcpkit (the core), mcpkit-http, mcpkit-redis. The prefix is found from the file's
-# own place, so the files stay right wherever the tree is unpacked.
+# pkg-config: mcpkit (the core), mcpkit-http, mcpkit-redis. Installed under /usr (the DEB) they
+# name /usr, so pkg-config recognises its system directories and leaves them out of the flags;
+# anywhere else the prefix is found from the file's own place, so the tree can move.
 set(MCPKIT_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH MCPKIT_PKGCONFIG_TO_PREFIX /prefix/${MCPKIT_PKGCONFIG_DIR} /prefix)
 set(pkgconfig_files mcpkit)
@@ -59,6 +60,15 @@ if(MCPKIT_WITH_REDIS)
   list(APPEND pkgconfig_files mcpkit-redis)
 endif()
 foreach(file IN LISTS pkgconfig_files)
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/package/${file}.pc.in ${PROJECT_BINARY_DIR}/package/${file}.pc @ONLY)
-  install(FILES ${PROJECT_BINARY_DIR}/package/${file}.pc DESTINATION ${MCPKIT_PKGCONFIG_DIR} COMPONENT libmcp-dev)
+  set(MCPKIT_PKGCONFIG_PREFIX "\${pcfiledir}/${MCPKIT_PKGCONFIG_TO_PREFIX}")
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/package/${file}.pc.in ${PROJECT_BINARY_DIR}/package/relocatable/${file}.pc @ONLY)
+  set(MCPKIT_PKGCONFIG_PREFIX /usr)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/package/${file}.pc.in ${PROJECT_BINARY_DIR}/package/usr/${file}.pc @ONLY)
 endforeach()
+install(CODE "
+  set(pkgconfig_flavour relocatable)
+  if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+    set(pkgconfig_flavour usr)
+  endif()
+  file(INSTALL \"${PROJECT_BINARY_DIR}/package/\${pkgconfig_flavour}/\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${MCPKIT_PKGCONFIG_DIR}\"
+       FILES_MATCHING PATTERN \"*.pc\")" COMPONENT libmcp-dev)

@@ -59,6 +59,12 @@ if [ "$mode" = components ]; then
   echo "$output"
   version="$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$(find "$from" -name mcpkitConfigVersion.cmake | head -1)")"
   [ "$output" = "libmcp $version (headers $version), session store, redis at cache.internal:6390 db 2" ] || fail "every_part's answer"
+  # The installed pkg-config files find the tree from where they lie (it is not under /usr).
+  pc_dir="$(dirname "$(find "$from" -name mcpkit.pc | head -1)")"
+  includedir="$(PKG_CONFIG_PATH="$pc_dir" pkg-config --variable=includedir mcpkit)"
+  [ -f "$includedir/mcp/Version.hpp" ] || fail "pkg-config's includedir $includedir does not hold mcp/Version.hpp"
+  libdir="$(PKG_CONFIG_PATH="$pc_dir" pkg-config --variable=libdir mcpkit-redis)"
+  [ -f "$libdir/libmcp_redis.a" ] || fail "pkg-config's libdir $libdir does not hold libmcp_redis.a"
   echo "consumer ($mode, $flavour): passed"
   exit 0
 fi

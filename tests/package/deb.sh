@@ -82,16 +82,18 @@ dpkg-deb -x "$tool" "$work/root"
 dpkg-deb -x "$dev" "$work/root"
 dpkg-deb -x "$runtime" "$work/root"
 export PKG_CONFIG_PATH="$work/root/usr/lib/$multiarch/pkgconfig"
-[ "$(pkg-config --modversion mcpkit-http)" = "$version" ] || fail "pkg-config does not find mcpkit-http $version"
+# The packaged files name /usr; read them where they were unpacked.
+pkg_config=(pkg-config "--define-variable=prefix=$work/root/usr")
+[ "$("${pkg_config[@]}" --modversion mcpkit-http)" = "$version" ] || fail "pkg-config does not find mcpkit-http $version"
 compiler=(g++)
 command -v ccache >/dev/null && compiler=(ccache g++)
 for program in server client; do
   # shellcheck disable=SC2046
-  "${compiler[@]}" -std=c++20 $(pkg-config --cflags mcpkit) -o "$work/$program" "$source_dir/tests/consumer/$program.cpp" $(pkg-config --libs mcpkit)
+  "${compiler[@]}" -std=c++20 $("${pkg_config[@]}" --cflags mcpkit) -o "$work/$program" "$source_dir/tests/consumer/$program.cpp" $("${pkg_config[@]}" --libs mcpkit)
 done
 # shellcheck disable=SC2046
-"${compiler[@]}" -std=c++20 $(pkg-config --cflags mcpkit-http mcpkit-redis) -o "$work/every_part" \
-  "$here/components/every_part.cpp" $(pkg-config --libs mcpkit-http mcpkit-redis)
+"${compiler[@]}" -std=c++20 $("${pkg_config[@]}" --cflags mcpkit-http mcpkit-redis) -o "$work/every_part" \
+  "$here/components/every_part.cpp" $("${pkg_config[@]}" --libs mcpkit-http mcpkit-redis)
 output="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/client" "$work/server")" || { echo "$output"; fail "the pkg-config consumer failed"; }
 echo "$output" | grep -q '^42195 metre = 26.219 mile$' || fail "the pkg-config consumer's answer: $output"
 parts="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/every_part")" || fail "every_part (pkg-config) failed"
