@@ -5,7 +5,7 @@
 # BUILD_SHARED_LIBS the shared library NAME_shared (lib<file>.a, lib<file>.so.VERSION with the
 # soname by SOVERSION).
 # LIBMCP_PARTS names the other parts this one builds on, which each variant links in the same
-# flavour (mcp_http_shared links mcp_shared). mcpkit::EXPORT_NAME is the alias a project that adds
+# flavour (mcpkit_mcp_http_shared links mcpkit_mcp_shared). mcpkit::EXPORT_NAME is the alias a project that adds
 # mcpkit with add_subdirectory or FetchContent links: the shared variant if BUILD_SHARED_LIBS is on.
 # OPENSSL: the part uses OpenSSL; the shared variant links the system's shared libssl even where
 # the mcpkit binary links it statically.
