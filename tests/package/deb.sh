@@ -9,7 +9,8 @@ set -euo pipefail
 build=$1 work=$2
 here="$(cd "$(dirname "$0")" && pwd)"
 source_dir="$(cd "$here/../.." && pwd)"
-fail() { echo "FAILED: $*" >&2; exit 1; }
+# shellcheck source=checks.sh
+. "$here/checks.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -95,7 +96,7 @@ done
 "${compiler[@]}" -std=c++20 $("${pkg_config[@]}" --cflags mcpkit-http mcpkit-redis) -o "$work/every_part" \
   "$here/components/every_part.cpp" $("${pkg_config[@]}" --libs mcpkit-http mcpkit-redis)
 output="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/client" "$work/server")" || { echo "$output"; fail "the pkg-config consumer failed"; }
-echo "$output" | grep -q '^42195 metre = 26.219 mile$' || fail "the pkg-config consumer's answer: $output"
+expect_consumer_answers "$output"
 parts="$(LD_LIBRARY_PATH="$work/root/usr/lib/$multiarch" "$work/every_part")" || fail "every_part (pkg-config) failed"
-[ "$parts" = "libmcp $version (headers $version), session store, redis at cache.internal:6390 db 2" ] || fail "every_part (pkg-config): $parts"
+expect_every_part_answer "$parts" "$version"
 echo "deb: passed"
