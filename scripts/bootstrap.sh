@@ -12,7 +12,7 @@ debian_packages=(
   clang libclang-rt-14-dev
   libhiredis-dev redis-server nginx-light wrk hyperfine strace openssl tinyproxy-bin
   libcmark-gfm-dev libcmark-gfm-extensions-dev chromium zip
-  libtree-sitter-dev libsqlite3-dev cloc pmccabe radon
+  libsqlite3-dev cloc pmccabe radon
   # real Go, Rust and Java (and C) trees for analyze's agreement tests against cloc and pmccabe,
   # and the navigation index's references: universal-ctags, cscope, GNU Global
   golang-1.19-src rust-src openjdk-17-source universal-ctags cscope global
