@@ -1,7 +1,6 @@
 #include "analyze/metrics/LineCounter.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -12,19 +11,21 @@ namespace mcpkit::analyze {
 
 namespace {
 
-using Lines = std::vector<std::string>;
+// Lines are views into one buffer per stage (the file, then each rewritten text), not a string
+// each: only the count is kept, and a Python file's lines used to be copied five times.
+using Lines = std::vector<std::string_view>;
 
 // Perl's \s on bytes.
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-bool is_blank(const std::string& line) {
+bool is_blank(std::string_view line) {
     for (char c : line)
         if (!is_space(c)) return false;
     return true;
 }
 
 // Perl's /\\$/: a backslash at the very end or right before a final newline.
-bool ends_in_backslash(const std::string& line) {
+bool ends_in_backslash(std::string_view line) {
     std::size_t size = line.size();
     if (size > 0 && line[size - 1] == '\n') --size;
     return size > 0 && line[size - 1] == '\\';
@@ -33,52 +34,62 @@ bool ends_in_backslash(const std::string& line) {
 // cloc's %EOL_Continuation_re: every language here but Java and Rust.
 bool has_line_continuation(Language language) { return language != Language::java && language != Language::rust; }
 
-// read_file: split after each "\n", force a final newline, drop a byte-order mark and a CR before
-// the newline.
-Lines read_lines(std::string_view source) {
-    if (source.size() >= 3 && source.substr(0, 3) == "\xEF\xBB\xBF")
-        source.remove_prefix(3);
-    else if (source.size() >= 2 && (source.substr(0, 2) == "\xFE\xFF" || source.substr(0, 2) == "\xFF\xFE"))
-        source.remove_prefix(2);
+// Views of the lines that end at each offset in `ends`, one after the other in `text`.
+Lines views_of(const std::string& text, const std::vector<std::size_t>& ends) {
     Lines lines;
-    std::size_t begin = 0;
-    while (begin < source.size()) {
-        std::size_t newline = source.find('\n', begin);
-        std::size_t end = newline == std::string_view::npos ? source.size() : newline;
-        std::string line(source.substr(begin, end - begin));
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        line.push_back('\n');
-        lines.push_back(std::move(line));
-        begin = end + 1;
+    lines.reserve(ends.size());
+    std::size_t from = 0;
+    for (std::size_t end : ends) {
+        lines.emplace_back(text.data() + from, end - from);
+        from = end;
     }
     return lines;
 }
 
-// rm_blanks / remove_matches_2re: drop blank lines, except one right after a line ending in `\`.
-Lines drop_blank_lines(Lines lines, bool continuation) {
-    Lines kept;
-    kept.reserve(lines.size());
-    bool previous_continues = false;  // checked before the previous line is moved away
-    for (std::string& line : lines) {
-        bool continues = ends_in_backslash(line);
-        bool drop = is_blank(line) && !(continuation && previous_continues);
-        previous_continues = continues;
-        if (!drop) kept.push_back(std::move(line));
+// read_file: split after each "\n", force a final newline, drop a byte-order mark and a CR before
+// the newline. The lines, each with its "\n", are written to `text` and point into it.
+Lines read_lines(std::string_view source, std::string& text) {
+    if (source.size() >= 3 && source.substr(0, 3) == "\xEF\xBB\xBF")
+        source.remove_prefix(3);
+    else if (source.size() >= 2 && (source.substr(0, 2) == "\xFE\xFF" || source.substr(0, 2) == "\xFF\xFE"))
+        source.remove_prefix(2);
+    text.reserve(source.size() + 1);
+    std::vector<std::size_t> ends;
+    std::size_t begin = 0;
+    while (begin < source.size()) {
+        std::size_t newline = source.find('\n', begin);
+        std::size_t end = newline == std::string_view::npos ? source.size() : newline;
+        std::string_view line = source.substr(begin, end - begin);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        text.append(line);
+        text.push_back('\n');
+        ends.push_back(text.size());
+        begin = end + 1;
     }
-    return kept;
+    return views_of(text, ends);
+}
+
+// rm_blanks / remove_matches_2re: drop blank lines, except one right after a line ending in `\`.
+void drop_blank_lines(Lines& lines, bool continuation) {
+    bool previous_continues = false;
+    std::erase_if(lines, [&](std::string_view line) {
+        bool drop = is_blank(line) && !(continuation && previous_continues);
+        previous_continues = ends_in_backslash(line);
+        return drop;
+    });
 }
 
 // Perl's split("\n", $text): no separators kept, trailing empty fields dropped.
-Lines split_lines(const std::string& text) {
+Lines split_lines(std::string_view text) {
     Lines lines;
     std::size_t begin = 0;
     while (begin <= text.size()) {
         std::size_t newline = text.find('\n', begin);
-        if (newline == std::string::npos) {
-            lines.emplace_back(text.substr(begin));
+        if (newline == std::string_view::npos) {
+            lines.push_back(text.substr(begin));
             break;
         }
-        lines.emplace_back(text.substr(begin, newline - begin));
+        lines.push_back(text.substr(begin, newline - begin));
         begin = newline + 1;
     }
     while (!lines.empty() && lines.back().empty()) lines.pop_back();
@@ -87,27 +98,27 @@ Lines split_lines(const std::string& text) {
 
 // Regexp::Common's $RE{comment}{C++} (or {C} without line comments), applied with s///g: leftmost
 // matches, `//` through its newline, `/*` through the first `*/` after it, strings not understood.
-std::string remove_c_comments(const std::string& text, bool line_comments) {
+std::string remove_c_comments(std::string_view text, bool line_comments) {
     std::string out;
     out.reserve(text.size());
-    std::size_t no_close_from = std::string::npos;  // no "*/" at or after this offset
+    std::size_t no_close_from = std::string_view::npos;  // no "*/" at or after this offset
     std::size_t position = 0;
     while (position < text.size()) {
         std::size_t slash = text.find('/', position);
-        if (slash == std::string::npos || slash + 1 >= text.size()) break;
+        if (slash == std::string_view::npos || slash + 1 >= text.size()) break;
         char next = text[slash + 1];
-        std::size_t match_end = std::string::npos;
+        std::size_t match_end = std::string_view::npos;
         if (next == '/' && line_comments) {
             std::size_t newline = text.find('\n', slash + 2);
-            if (newline != std::string::npos) match_end = newline + 1;
-        } else if (next == '*' && (no_close_from == std::string::npos || slash + 2 < no_close_from)) {
+            if (newline != std::string_view::npos) match_end = newline + 1;
+        } else if (next == '*' && (no_close_from == std::string_view::npos || slash + 2 < no_close_from)) {
             std::size_t close = text.find("*/", slash + 2);
-            if (close != std::string::npos)
+            if (close != std::string_view::npos)
                 match_end = close + 2;
             else
                 no_close_from = slash + 2;
         }
-        if (match_end == std::string::npos) {
+        if (match_end == std::string_view::npos) {
             out.append(text, position, slash + 1 - position);
             position = slash + 1;
             continue;
@@ -115,19 +126,20 @@ std::string remove_c_comments(const std::string& text, bool line_comments) {
         out.append(text, position, slash - position);
         position = match_end;
     }
-    if (position < text.size()) out.append(text, position, std::string::npos);
+    if (position < text.size()) out.append(text, position, std::string_view::npos);
     return out;
 }
 
-// call_regexp_common('C++'): lines ending in `\` are joined to the next one, the others end in an
-// extra newline (so a `//` comment, which takes one newline with it, does not join lines).
-Lines c_family_comments(const Lines& lines) {
+// call_regexp_common('C++'), before the comments go: lines ending in `\` are joined to the next
+// one, the others end in an extra newline (so a `//` comment, which takes one newline with it,
+// does not join lines).
+std::string join_for_c_comments(const Lines& lines) {
     std::string all;
-    for (const std::string& line : lines) {
+    for (std::string_view line : lines) {
         all += line;
         if (!ends_in_backslash(line)) all += '\n';
     }
-    return split_lines(remove_c_comments(all, true));
+    return all;
 }
 
 // Perl's s{(["'])(.*?MARKER)\1}{"xx"}g over one line, in one pass: from each quote, the shortest
@@ -160,94 +172,101 @@ void hide_strings_ending_in(std::string& line, std::string_view marker) {
 }
 
 // Java's replace_regex('\\$', ' ') and the replace_between_regex pair that hides a string ending
-// in `/*` or `*/` ("src/*") from the comment remover.
-Lines java_prefilter(Lines lines) {
-    Lines kept;
-    for (std::string& line : lines) {
+// in `/*` or `*/` ("src/*") from the comment remover, then its blank lines dropped. The rewritten
+// lines are written to `text` and point into it.
+Lines java_prefilter(const Lines& lines, std::string& text) {
+    std::vector<std::size_t> ends;
+    std::string line;
+    for (std::string_view original : lines) {
+        line.assign(original);
         std::size_t size = line.size() - (line.back() == '\n' ? 1 : 0);
         if (size > 0 && line[size - 1] == '\\') line[size - 1] = ' ';
         if (line.find("/*") != std::string::npos) hide_strings_ending_in(line, "/*");
         if (line.find("*/") != std::string::npos) hide_strings_ending_in(line, "*/");
-        if (!is_blank(line)) kept.push_back(std::move(line));
+        if (is_blank(line)) continue;
+        text += line;
+        ends.push_back(text.size());
     }
-    return kept;
+    return views_of(text, ends);
 }
 
-// docstring_to_C: every triple quote toggles between opening `/*` and closing `*/`; a u/U prefix
-// goes with the opening one.
-void python_docstrings_to_c(Lines& lines) {
+// docstring_to_C, done while joining the lines: every triple quote toggles between opening `/*`
+// and closing `*/`; a u/U prefix goes with the opening one.
+std::string python_docstrings_to_c(const Lines& lines) {
     bool in_docstring = false;
-    std::string out;
-    for (std::string& line : lines) {
+    std::string all;
+    for (std::string_view line : lines) {
         // Left to right in one pass: the replacements hold no quotes, so no triple quote can
         // start inside what has been replaced.
         std::size_t at = 0, copied = 0;
-        bool changed = false;
-        while ((at = line.find_first_of("\"'", at)) != std::string::npos) {
+        while ((at = line.find_first_of("\"'", at)) != std::string_view::npos) {
             if (line.compare(at, 3, R"(""")") != 0 && line.compare(at, 3, "'''") != 0) {
                 ++at;
                 continue;
             }
-            if (!changed) out.clear();
-            changed = true;
             std::size_t begin = at;
             if (!in_docstring && at > copied && (line[at - 1] == 'u' || line[at - 1] == 'U')) begin = at - 1;
-            out.append(line, copied, begin - copied);
-            out += in_docstring ? "*/" : "/*";
+            all.append(line, copied, begin - copied);
+            all += in_docstring ? "*/" : "/*";
             in_docstring = !in_docstring;
             at += 3;
             copied = at;
         }
-        if (!changed) continue;
-        out.append(line, copied, std::string::npos);
-        line.swap(out);
+        all.append(line, copied, std::string_view::npos);
     }
+    return all;
 }
 
-Lines python_comments(Lines lines) {
-    auto drop_blank = [](Lines input) { return drop_blank_lines(std::move(input), true); };
-    auto drop_if = [](Lines input, auto&& predicate) {
-        Lines kept;
-        for (std::string& line : input)
-            if (!predicate(line)) kept.push_back(std::move(line));
-        return kept;
+// cloc's Python filters in order: the lines holding `/*`, then `*/`, then `#` lines go (each
+// followed by rm_blanks), docstrings become C comments and C comments go. The result points into
+// `text`.
+Lines python_comments(Lines lines, std::string& text) {
+    auto drop_lines = [&lines](auto&& predicate) {
+        std::erase_if(lines, predicate);
+        drop_blank_lines(lines, true);
     };
-    lines = drop_blank(drop_if(std::move(lines), [](const std::string& l) { return l.find("/*") != std::string::npos; }));
-    lines = drop_blank(drop_if(std::move(lines), [](const std::string& l) { return l.find("*/") != std::string::npos; }));
-    lines = drop_blank(drop_if(std::move(lines), [](const std::string& l) {
+    drop_lines([](std::string_view l) { return l.find("/*") != std::string_view::npos; });
+    drop_lines([](std::string_view l) { return l.find("*/") != std::string_view::npos; });
+    drop_lines([](std::string_view l) {
         std::size_t first = l.find_first_not_of(" \t\n\r\f\v");
-        return first != std::string::npos && l[first] == '#';
-    }));
-    python_docstrings_to_c(lines);
-    std::string all;
-    for (const std::string& line : lines) all += line;
-    return drop_blank(split_lines(remove_c_comments(all, false)));
+        return first != std::string_view::npos && l[first] == '#';
+    });
+    text = remove_c_comments(python_docstrings_to_c(lines), false);
+    Lines result = split_lines(text);
+    drop_blank_lines(result, true);
+    return result;
 }
 
 }  // namespace
 
 LineCounts count_lines(std::string_view source, Language language) {
-    Lines lines = read_lines(source);
+    std::string file_text, java_text, uncommented;
+    Lines lines = read_lines(source, file_text);
     LineCounts counts;
     counts.total = static_cast<std::int64_t>(lines.size());
     bool continuation = has_line_continuation(language);
-    lines = drop_blank_lines(std::move(lines), continuation);
+    drop_blank_lines(lines, continuation);
     counts.blank = counts.total - static_cast<std::int64_t>(lines.size());
+    std::int64_t code = 0;
     if (!lines.empty()) {
         if (language == Language::python) {
-            // A script's `#!` line is code, not a comment (cloc's %Script_Language exception).
-            std::string first = lines.front();
-            lines = python_comments(std::move(lines));
-            if (first.starts_with("#!") && (lines.empty() || lines.front() + "\n" != first))
-                lines.insert(lines.begin(), first);
+            std::string_view first = lines.front();  // ends in "\n"
+            Lines remaining = python_comments(std::move(lines), uncommented);
+            // A script's `#!` line is code, not a comment (cloc's %Script_Language exception): it
+            // is put back unless it is still the first line.
+            bool first_still_there = !remaining.empty() && remaining.front() == first.substr(0, first.size() - 1);
+            code = static_cast<std::int64_t>(remaining.size()) + (first.starts_with("#!") && !first_still_there ? 1 : 0);
         } else {
-            if (language == Language::java) lines = java_prefilter(std::move(lines));
-            lines = drop_blank_lines(c_family_comments(lines), continuation);
+            if (language == Language::java) lines = java_prefilter(lines, java_text);
+            uncommented = remove_c_comments(join_for_c_comments(lines), true);
+            Lines remaining = split_lines(uncommented);
+            drop_blank_lines(remaining, continuation);
+            code = static_cast<std::int64_t>(remaining.size());
         }
     }
     // cloc turns `x \/**/` into two lines that both stay code, and so reports one comment line
     // less than none; a file has at most as many code lines as non-blank ones.
-    counts.code = std::min(static_cast<std::int64_t>(lines.size()), counts.total - counts.blank);
+    counts.code = std::min(code, counts.total - counts.blank);
     counts.comment = counts.total - counts.blank - counts.code;
     return counts;
 }
