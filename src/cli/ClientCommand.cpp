@@ -6,8 +6,8 @@
 #include "cli/PrettyJson.hpp"
 #include "cli/Tour.hpp"
 
-#include <mcp/Version.hpp>
 #include <mcp/Error.hpp>
+#include <mcp/Version.hpp>
 #include <mcp/auth/OAuthClient.hpp>
 #include <mcp/client/Client.hpp>
 #include <mcp/protocol/Methods.hpp>

@@ -6,8 +6,8 @@
 
 #include "cli/Commands.hpp"
 
-#include <mcp/Version.hpp>
 #include <mcp/Error.hpp>
+#include <mcp/Version.hpp>
 #include <mcp/auth/OAuthClient.hpp>
 #include <mcp/transport/HttpClient.hpp>
 #include <mcp/client/Client.hpp>
