@@ -17,7 +17,7 @@ debian_packages=(
   # and the navigation index's references: universal-ctags, cscope, GNU Global
   golang-1.19-src rust-src openjdk-17-source universal-ctags cscope global
   # libmcp's API reference, the man page, and the DEB packages' inspection
-  doxygen help2man dpkg-dev
+  doxygen help2man dpkg-dev xz-utils
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
@@ -62,6 +62,33 @@ grammars=src/analyze/grammars
 if [ ! -f "$grammars/node_modules/tree-sitter-c/src/parser.c" ] || [ "$grammars/package.json" -nt "$grammars/node_modules/.package-lock.json" ]; then
   echo "bootstrap: installing tree-sitter grammar sources in $grammars" >&2
   (cd "$grammars" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+
+# tree-sitter's runtime, compiled in (src/analyze/grammars/CMakeLists.txt): Debian's own upstream
+# tarball of 0.20.7, the version libtree-sitter0 is built from. apt's downloader fetches it from
+# this machine's Debian mirror and checks it against the SHA-256 that Debian's signed
+# tree-sitter_0.20.7-1.dsc gives.
+runtime_version=0.20.7
+runtime_sha256=e8c0573be475dce5b024d83628a3eb47376923da701376e55a11804cc5d25487
+runtime_dir=$grammars/tree-sitter-$runtime_version
+if [ ! -f "$runtime_dir/lib/src/lib.c" ]; then
+  mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\/*\)\( .*\)\{0,1\}$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+  [ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\(http[^ ]*\/debian\/*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null | head -1)
+  [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+  tarball=tree-sitter_$runtime_version.orig.tar.xz
+  echo "bootstrap: fetching tree-sitter $runtime_version's sources from $mirror" >&2
+  scratch=$(mktemp -d)
+  # As root, apt downloads as its unprivileged _apt user, which must be able to write there.
+  if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then chown _apt "$scratch"; fi
+  if ! /usr/lib/apt/apt-helper download-file "${mirror%/}/pool/main/t/tree-sitter/$tarball" \
+         "$scratch/$tarball" "SHA256:$runtime_sha256" >/dev/null; then
+    echo "bootstrap: could not fetch $tarball with the expected SHA-256 from $mirror" >&2
+    exit 1
+  fi
+  tar -xJf "$scratch/$tarball" -C "$scratch" "tree-sitter-$runtime_version/lib"
+  rm -rf "$runtime_dir" && mkdir -p "$runtime_dir"
+  mv "$scratch/tree-sitter-$runtime_version/lib" "$runtime_dir/lib"
+  rm -rf "$scratch"
 fi
 
 # The SQLite amalgamation for the navigation agreement tests (tests/agreement): sources only.

@@ -72,11 +72,13 @@ Lines read_lines(std::string_view source, std::string& text) {
 // rm_blanks / remove_matches_2re: drop blank lines, except one right after a line ending in `\`.
 void drop_blank_lines(Lines& lines, bool continuation) {
     bool previous_continues = false;
-    std::erase_if(lines, [&](std::string_view line) {
+    std::size_t kept = 0;
+    for (std::string_view line : lines) {
         bool drop = is_blank(line) && !(continuation && previous_continues);
         previous_continues = ends_in_backslash(line);
-        return drop;
-    });
+        if (!drop) lines[kept++] = line;
+    }
+    lines.resize(kept);
 }
 
 // Perl's split("\n", $text): no separators kept, trailing empty fields dropped.

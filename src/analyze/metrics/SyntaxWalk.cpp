@@ -120,7 +120,7 @@ private:
         std::uint32_t roles = roles_[symbol];
         frame.roles = roles;
 
-        if (symbol == static_cast<TSSymbol>(-1) || ts_node_is_missing(node)) {  // ERROR (0.20 has no ts_node_is_error)
+        if (symbol == static_cast<TSSymbol>(-1) || ts_node_is_missing(node)) {  // ERROR (tree-sitter's built-in error symbol)
             if (output_.error_count++ < max_error_lines) output_.error_lines.push_back(line_of(node));
         }
         if (ts_node_child_count(node) == 0) leaf(node, roles);
