@@ -2,7 +2,9 @@
 # Builds tests/consumer against libmcp and runs its client against its server.
 #
 #   consumer.sh install    PREFIX static|shared WORK   against an installed mcpkit (find_package)
-#   consumer.sh fetch      SOURCE static|shared WORK   through FetchContent of the checkout SOURCE
+#   consumer.sh fetch      SOURCE static|shared WORK   through FetchContent of the checkout SOURCE:
+#                                                      a commit of its tracked files when it is a
+#                                                      git work tree, the folder itself otherwise
 #   consumer.sh components PREFIX static|shared WORK   tests/package/components: every part of
 #                                                      libmcp through find_package's components
 #
@@ -32,8 +34,19 @@ case "$mode" in
     cmake --build "$work"
     ;;
   fetch)
+    # `git stash create` commits the tracked files as they are (edits not yet committed included)
+    # without touching the work tree or the stash list; it prints nothing when there is no edit.
+    tag=
+    if git -C "$from" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+      tag=$(git -C "$from" stash create)
+      [ -n "$tag" ] || tag=$(git -C "$from" rev-parse HEAD)
+    fi
     cmake -S "$here/fetch" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
-      -DMCPKIT_SOURCE_DIR="$from" -DBUILD_SHARED_LIBS=$shared >/dev/null
+      -DMCPKIT_SOURCE_DIR="$from" -DMCPKIT_GIT_TAG="$tag" -DBUILD_SHARED_LIBS=$shared >/dev/null
+    if [ -n "$tag" ]; then
+      fetched=$(git -C "$work/_deps/mcpkit-src" rev-parse HEAD)
+      [ "$fetched" = "$tag" ] || fail "FetchContent checked out $fetched, not $tag"
+    fi
     grep -q '^MCPKIT_LIBRARY_ONLY:BOOL=ON' "$work/CMakeCache.txt" || fail "MCPKIT_LIBRARY_ONLY is not ON in a fetched mcpkit"
     # No application, test, npm step, docs target or install rule: only libmcp and its examples.
     if grep -q 'mcpkit_host\|mcp_unit_tests\|npm\|^build docs:' "$work/build.ninja"; then fail "a fetched mcpkit configured more than libmcp"; fi
