@@ -11,15 +11,25 @@
 include(GNUInstallDirs)
 
 install(TARGETS mcpkit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mcpkit)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/docs/security.md
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/security.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT mcpkit)
-# Each package carries its copyright file (Debian policy 12.5).
+# The changelogs as Debian names them: upstream's CHANGELOG.md as changelog.gz (mcpkit), and the
+# packaging's own changelog.Debian.gz (every package), compressed with gzip -9n (policy 12.7).
+set(package_docs ${PROJECT_BINARY_DIR}/package-docs)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/package/debian/changelog.in ${package_docs}/changelog.Debian @ONLY)
+add_custom_command(OUTPUT ${package_docs}/changelog.gz ${package_docs}/changelog.Debian.gz
+  COMMAND sh -c "gzip -9n < '${PROJECT_SOURCE_DIR}/CHANGELOG.md' > '${package_docs}/changelog.gz'"
+  COMMAND sh -c "gzip -9n < '${package_docs}/changelog.Debian' > '${package_docs}/changelog.Debian.gz'"
+  DEPENDS ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${package_docs}/changelog.Debian VERBATIM)
+add_custom_target(package_changelogs ALL DEPENDS ${package_docs}/changelog.gz ${package_docs}/changelog.Debian.gz)
+install(FILES ${package_docs}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT mcpkit)
+# Each package carries its copyright file (Debian policy 12.5) and its changelog.Debian.gz.
 set(libmcp_runtime_package libmcp${MCPKIT_SOVERSION})
 foreach(component_and_package mcpkit:mcpkit libmcp-dev:libmcp-dev libmcp:${libmcp_runtime_package})
   string(REPLACE ":" ";" pair ${component_and_package})
   list(GET pair 0 component)
   list(GET pair 1 package)
-  install(FILES ${PROJECT_SOURCE_DIR}/cmake/package/copyright
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/package/copyright ${package_docs}/changelog.Debian.gz
     DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
 endforeach()
 
@@ -76,6 +86,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://modelcontextprotocol.io")
+# Debian ships stripped binaries and libraries (policy 10.1); symbols belong in -dbgsym packages.
+set(CPACK_STRIP_FILES ON)
 # Packed relative relocations (DT_RELR) need glibc 2.36, which dpkg-shlibdeps does not know.
 set(needs_libc "")
 if(MCPKIT_LINKER_PACKS_RELOCATIONS)
@@ -86,9 +98,10 @@ set(CPACK_DEBIAN_MCPKIT_PACKAGE_NAME mcpkit)
 set(CPACK_DEBIAN_MCPKIT_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_MCPKIT_PACKAGE_DEPENDS "${needs_libc}")
 set(CPACK_DEBIAN_MCPKIT_DESCRIPTION "Model Context Protocol toolkit: servers, client, chat host
-mcpkit runs MCP servers (review, devconsole, analyze, everything), an MCP client
-and a chat host that lets an LLM call tools from any MCP servers. It also
-carries the Chrome (devconsole) and VS Code (review) extensions' built files.")
+mcpkit runs MCP servers (review, devconsole, analyze, everything), an MCP
+client and a chat host that lets an LLM call tools from any MCP servers. It
+also carries the Chrome (devconsole) and VS Code (review) extensions' built
+files.")
 
 set(CPACK_DEBIAN_LIBMCP_PACKAGE_NAME ${libmcp_runtime_package})
 set(CPACK_DEBIAN_LIBMCP_PACKAGE_SECTION libs)
@@ -100,6 +113,11 @@ libmcp-dev's shared flavour run with.")
 # A shlibs file, so packages of programs linked against libmcp depend on it through dpkg-shlibdeps.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# ldconfig through a dpkg trigger, as dh_makeshlibs does. CPack's postinst and postrm still call it
+# too (lintian's maintscript-calls-ldconfig warning): it has no switch for them, and scripts that
+# do nothing would only trade that warning for maintainer-script-empty.
+set(CPACK_DEBIAN_LIBMCP_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/cmake/package/debian/triggers)
+set(CPACK_DEBIAN_LIBMCP_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 set(CPACK_DEBIAN_LIBMCP-DEV_PACKAGE_NAME libmcp-dev)
 set(CPACK_DEBIAN_LIBMCP-DEV_PACKAGE_SECTION libdevel)
@@ -119,7 +137,7 @@ add_custom_target(deb
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${PROJECT_BINARY_DIR}/CPackConfig.cmake
   WORKING_DIRECTORY ${PROJECT_BINARY_DIR}
   COMMENT "Making the DEB packages in ${PROJECT_BINARY_DIR}/packages" VERBATIM)
-add_dependencies(deb mcpkit extensions)
+add_dependencies(deb mcpkit extensions package_changelogs)
 if(TARGET man_page)
   add_dependencies(deb man_page)
 endif()

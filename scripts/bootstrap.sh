@@ -17,7 +17,7 @@ debian_packages=(
   # and the navigation index's references: universal-ctags, cscope, GNU Global
   golang-1.19-src rust-src openjdk-17-source universal-ctags cscope global
   # libmcp's API reference, the man page, and the DEB packages' inspection
-  doxygen help2man dpkg-dev xz-utils
+  doxygen help2man dpkg-dev lintian xz-utils
 )
 # Node and npm may come from elsewhere (this machine's Node 20 ships its own npm); Debian's are a
 # fallback. The tests themselves run on Node 22 from npm (tests/interop/package.json).
