@@ -156,3 +156,30 @@ TEST(HttpRequestParser, FieldNamesCompareWithoutCase) {
     EXPECT_FALSE(mcp::http::field_name_is("Content-Lengths", "content-length"));
     EXPECT_FALSE(mcp::http::field_name_is("Content_Length", "content-length"));
 }
+
+// The connection keeps a request's raw bytes until it is complete: trailers that never end, or
+// chunks that are mostly extension, must be refused at a bound, not buffered without end.
+TEST(HttpRequestParser, RefusesTrailersThatNeverEndOnceTheyPassTheHeadLimit) {
+    HttpRequestParser parser(max_head, max_body);
+    std::string wire = "POST /mcp HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n";
+    std::size_t trailers_start = wire.size();
+    while (wire.size() - trailers_start <= max_head) {
+        ASSERT_EQ(parser.parse(wire), Status::incomplete);
+        wire += "X: y\r\n";  // each line short, the section without end
+    }
+    ASSERT_EQ(parser.parse(wire), Status::failed);
+    EXPECT_EQ(parser.error().status, 431);
+}
+
+TEST(HttpRequestParser, RefusesChunkFramingLargerThanTheBodyLimit) {
+    HttpRequestParser parser(max_head, max_body);
+    std::string wire = "POST /mcp HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+    Status status = Status::incomplete;
+    for (std::size_t chunks = 0; status == Status::incomplete && chunks < max_body; ++chunks) {
+        wire += "1;padding-extension\r\na\r\n";  // one byte of data, twenty of framing
+        status = parser.parse(wire);
+    }
+    ASSERT_EQ(status, Status::failed);
+    EXPECT_EQ(parser.error().status, 413);
+    EXPECT_NE(parser.error().message.find("fewer, larger chunks"), std::string::npos) << parser.error().message;
+}

@@ -78,7 +78,7 @@ void HttpRequestParser::reset() {
     chunked_ = false;
     content_length_ = 0;
     chunk_state_ = ChunkState::size_line;
-    chunk_position_ = chunk_remaining_ = 0;
+    chunk_position_ = chunk_remaining_ = chunk_framing_bytes_ = trailers_start_ = 0;
     chunked_body_.clear();
 }
 
@@ -235,9 +235,14 @@ HttpRequestParser::Status HttpRequestParser::parse_chunked(std::string_view inpu
                 return fail(400, "Malformed chunk size \"" + std::string(line.substr(0, 32)) + "\"; expected hexadecimal digits");
             if (size > max_body_bytes_ - chunked_body_.size())
                 return fail(413, "Request body exceeds " + std::to_string(max_body_bytes_) + " bytes; send smaller messages");
+            chunk_framing_bytes_ += line.size() + 2;
+            if (chunk_framing_bytes_ > max_body_bytes_)
+                return fail(413, "Chunk sizes and extensions exceed " + std::to_string(max_body_bytes_) +
+                                     " bytes; send fewer, larger chunks without extensions");
             chunk_position_ = end + 2;
             chunk_remaining_ = size;
             chunk_state_ = size == 0 ? ChunkState::trailers : ChunkState::data;
+            trailers_start_ = chunk_position_;
             break;
         }
         case ChunkState::data: {
@@ -255,17 +260,19 @@ HttpRequestParser::Status HttpRequestParser::parse_chunked(std::string_view inpu
             if (input.substr(chunk_position_, 2) != crlf)
                 return fail(400, "Chunk data is longer than its size, or lacks its CRLF");
             chunk_position_ += 2;
+            chunk_framing_bytes_ += 2;
             chunk_state_ = ChunkState::size_line;
             break;
         case ChunkState::trailers: {
-            // Trailer fields are read past, not used; an empty line ends the message.
+            // Trailer fields are read past, not used; an empty line ends the message. All of them
+            // together are bounded like a head, not each line alone.
             auto end = input.find(crlf, chunk_position_);
             if (end == std::string_view::npos) {
-                if (input.size() - chunk_position_ > max_head_bytes_ + 1)
+                if (input.size() - trailers_start_ > max_head_bytes_ + 1)
                     return fail(431, "Trailer fields exceed " + std::to_string(max_head_bytes_) + " bytes");
                 return Status::incomplete;
             }
-            if (end - chunk_position_ > max_head_bytes_)
+            if (end - trailers_start_ > max_head_bytes_)
                 return fail(431, "Trailer fields exceed " + std::to_string(max_head_bytes_) + " bytes");
             bool blank = end == chunk_position_;
             chunk_position_ = end + 2;

@@ -98,6 +98,10 @@ private:
     ChunkState chunk_state_ = ChunkState::size_line;
     std::size_t chunk_position_ = 0;   ///< input offset of the next undecoded byte
     std::size_t chunk_remaining_ = 0;  ///< bytes left of the current chunk's data
+    /// Size lines and CRLFs so far. The connection keeps the raw request until it is complete, so
+    /// framing is bounded as well as data: at most as many bytes as the body limit.
+    std::size_t chunk_framing_bytes_ = 0;
+    std::size_t trailers_start_ = 0;  ///< input offset of the trailer section (all of it is bounded)
     std::string chunked_body_;
 };
 
