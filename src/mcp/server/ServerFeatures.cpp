@@ -18,6 +18,8 @@ namespace error_code = mcp::error_code;
 
 namespace {
 
+constexpr std::size_t max_progress_token_bytes = 1024;
+
 /// One page of a list, by an opaque cursor that is the start index.
 template <class Entry>
 json::object list_page(const Registry<Entry>& registry, const json::object& params, std::size_t page_size,
@@ -88,8 +90,15 @@ void ServerSession::fill_context(RequestContext& context, const PeerView& peer, 
     context.log_level_ = peer.log_level;
     context.log_everything_ = peer.log_everything;
     if (auto* meta = params.if_contains("_meta"); meta && meta->is_object())
-        if (auto* token = meta->get_object().if_contains("progressToken"); token && (token->is_string() || token->is_number()))
+        if (auto* token = meta->get_object().if_contains("progressToken"); token && (token->is_string() || token->is_number())) {
+            // Every progress notification carries the token, and a session's stream keeps its
+            // events for replay: a token of megabytes would be copied a thousand times.
+            if (token->is_string() && token->get_string().size() > max_progress_token_bytes)
+                throw Error::invalid_params("Invalid params: \"_meta.progressToken\" is longer than " +
+                                            std::to_string(max_progress_token_bytes) +
+                                            " bytes; use a short string or an integer");
             context.progress_token_ = *token;
+        }
     if (auto* responses = params.if_contains("inputResponses"); responses && !responses->is_null()) {
         if (!responses->is_object())
             throw Error::invalid_params("Invalid params: \"inputResponses\" must be an object keyed by input request");

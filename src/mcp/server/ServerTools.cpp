@@ -96,7 +96,12 @@ std::optional<jsonrpc::Reply> ServerSession::try_handle_now(jsonrpc::InboundRequ
     const ToolEntry* entry = state_->tools.find(name_value->get_string());
     if (!entry || !entry->immediate) return std::nullopt;
 
-    auto call = make_context<ToolCall>(request, negotiated_);
+    std::shared_ptr<ToolCall> call;
+    try {
+        call = make_context<ToolCall>(request, negotiated_);  // refuses a bad _meta (a huge progressToken)
+    } catch (const Error& e) {
+        return jsonrpc::Reply::failure(e.code(), e.what(), e.data());
+    }
     call->name = std::string(name_value->get_string());
     if (auto error = take_arguments(params, *entry, call->name, call->arguments))
         return jsonrpc::Reply::success(std::move(*error));

@@ -275,3 +275,31 @@ TEST(ServerTools, ClientCancellationStopsTheHandler) {
         co_await client.ping();  // the connection is still fine
     });
 }
+
+TEST(ServerTools, AProgressTokenOfMoreThanAKilobyteIsRefusedNamingTheField) {
+    ServerClientFixture f;
+    f.server.add_tool(echo_tool(), echo);
+    f.with_client({}, [&](Client& client) -> asio::awaitable<void> {
+        auto call_with_token = [&](std::size_t length) -> asio::awaitable<json::object> {
+            json::object params{{"name", "echo"}, {"arguments", {{"text", "hi"}}}};
+            params["_meta"] = json::object{{"progressToken", std::string(length, 'p')}};
+            co_return co_await client.request("tools/call", params);
+        };
+        auto accepted = co_await call_with_token(1024);
+        EXPECT_EQ(accepted.at("content").as_array().at(0).at("text").as_string(), "hi");
+        std::exception_ptr refused;
+        try {
+            co_await call_with_token(1025);
+        } catch (...) {
+            refused = std::current_exception();
+        }
+        EXPECT_TRUE(refused) << "a 1025-byte progressToken was accepted";
+        if (!refused) co_return;
+        EXPECT_EQ(error_code_of(refused), jsonrpc::error_code::invalid_params);
+        try {
+            std::rethrow_exception(refused);
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("_meta.progressToken"), std::string::npos) << e.what();
+        }
+    });
+}
