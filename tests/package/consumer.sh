@@ -34,15 +34,23 @@ case "$mode" in
     cmake --build "$work"
     ;;
   fetch)
-    # `git stash create` commits the tracked files as they are (edits not yet committed included)
-    # without touching the work tree or the stash list; it prints nothing when there is no edit.
+    # The commit to fetch: HEAD when the tracked files are as committed (checked without taking
+    # git's index lock, which other processes may hold), else `git stash create`, which commits
+    # them as they are without touching the work tree or the stash list.
+    mkdir -p "$work"
     tag=
     if git -C "$from" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-      tag=$(git -C "$from" stash create)
-      [ -n "$tag" ] || tag=$(git -C "$from" rev-parse HEAD)
+      if GIT_OPTIONAL_LOCKS=0 git -C "$from" diff --quiet HEAD --; then
+        tag=$(git -C "$from" rev-parse HEAD)
+      else
+        tag=$(git -C "$from" stash create 2>"$work/git.log") || tag=
+        [ -n "$tag" ] || { cat "$work/git.log" >&2; echo "consumer (fetch): no commit of the edited checkout; fetching the folder" >&2; }
+      fi
     fi
+    echo "consumer (fetch): ${tag:+commit $tag of }$from"
     cmake -S "$here/fetch" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
-      -DMCPKIT_SOURCE_DIR="$from" -DMCPKIT_GIT_TAG="$tag" -DBUILD_SHARED_LIBS=$shared >/dev/null
+      -DMCPKIT_SOURCE_DIR="$from" -DMCPKIT_GIT_TAG="$tag" -DBUILD_SHARED_LIBS=$shared >"$work/configure.log" 2>&1 \
+      || { cat "$work/configure.log"; fail "configuring the fetching project failed"; }
     if [ -n "$tag" ]; then
       fetched=$(git -C "$work/_deps/mcpkit-src" rev-parse HEAD)
       [ "$fetched" = "$tag" ] || fail "FetchContent checked out $fetched, not $tag"
