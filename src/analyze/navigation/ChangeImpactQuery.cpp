@@ -30,16 +30,32 @@ namespace {
 
 /// Runs git in `directory` and returns its standard output; throws with its exit status otherwise
 /// (exit 1 is a quiet "nothing found" for `config --get-regexp`, when `nothing_is_fine`).
+/// `settings` are configuration keys and values that override the repository's own.
 std::string run_git(const std::string& directory, std::vector<std::string> arguments, bool nothing_is_fine = false,
-                    const std::vector<std::string>& settings = {}) {
-    // No external diff, text conversion or fsmonitor command: the tree may not be the user's own.
-    std::vector<std::string> prefix{"git", "-c", "core.fsmonitor=false", "-c", "core.quotePath=false"};
-    for (const std::string& setting : settings) {
-        prefix.push_back("-c");
-        prefix.push_back(setting);
+                    const std::vector<std::pair<std::string, std::string>>& settings = {}) {
+    // The tree may not be the user's own, and its configuration must run nothing: no fsmonitor
+    // hook, no transport (a partial clone would fetch missing objects through the repository's
+    // remote, and so its ssh command), no prompt. The overrides go through GIT_CONFIG_KEY_n and
+    // GIT_CONFIG_VALUE_n rather than `-c key=value`, which git cuts at the first '=', so a
+    // filter driver named "a=b" would escape its override.
+    std::vector<std::pair<std::string, std::string>> overrides{
+        {"core.fsmonitor", "false"}, {"core.quotePath", "false"}, {"protocol.allow", "never"}};
+    overrides.insert(overrides.end(), settings.begin(), settings.end());
+    std::vector<std::string> environment;
+    for (char** variable = environ; *variable; ++variable)
+        if (std::string_view(*variable).substr(0, 4) != "GIT_") environment.emplace_back(*variable);  // no GIT_DIR, no caller's GIT_CONFIG_*
+    environment.emplace_back("GIT_NO_LAZY_FETCH=1");
+    environment.emplace_back("GIT_TERMINAL_PROMPT=0");
+    environment.push_back("GIT_CONFIG_COUNT=" + std::to_string(overrides.size()));
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+        environment.push_back("GIT_CONFIG_KEY_" + std::to_string(i) + "=" + overrides[i].first);
+        environment.push_back("GIT_CONFIG_VALUE_" + std::to_string(i) + "=" + overrides[i].second);
     }
-    prefix.push_back("-C");
-    prefix.push_back(directory);
+    std::vector<char*> envp;
+    for (std::string& variable : environment) envp.push_back(variable.data());
+    envp.push_back(nullptr);
+
+    std::vector<std::string> prefix{"git", "-C", directory};
     std::size_t command_at = prefix.size();
     arguments.insert(arguments.begin(), prefix.begin(), prefix.end());
     std::vector<char*> argv;
@@ -53,7 +69,7 @@ std::string run_git(const std::string& directory, std::vector<std::string> argum
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     pid_t child = 0;
-    int spawned = posix_spawnp(&child, "git", &actions, nullptr, argv.data(), environ);
+    int spawned = posix_spawnp(&child, "git", &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     ::close(output[1]);
     std::string text;
@@ -168,16 +184,18 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
         if (!plain) throw std::invalid_argument("base must be a git ref such as HEAD, main, HEAD~2 or a commit");
         // A repository's own filter drivers would run on every file diffed: clean and smudge are
         // set to cat for each one configured, and a long-running filter process is refused.
-        std::vector<std::string> settings;
-        std::string filters = run_git(context.root, {"config", "--get-regexp", "^filter\\..*\\.(clean|smudge|process)$"}, true);
+        std::vector<std::pair<std::string, std::string>> settings;
+        // -z: each entry is "key\nvalue\0", since a driver's name may hold spaces.
+        std::string filters =
+            run_git(context.root, {"config", "-z", "--get-regexp", "^filter\\..*\\.(clean|smudge|process)$"}, true);
         for (std::size_t start = 0; start < filters.size();) {
-            std::size_t end = filters.find('\n', start);
-            std::string line = filters.substr(start, end - start);
-            std::string key = line.substr(0, line.find(' '));
+            std::size_t end = filters.find('\0', start);
+            std::string entry = filters.substr(start, end - start);
+            std::string key = entry.substr(0, entry.find('\n'));
             if (key.size() > 8 && key.substr(key.size() - 8) == ".process")
                 throw std::invalid_argument("the repository configures a filter process (" + key +
                                             "); get-change-impact does not run it: pass the change as diff instead");
-            if (!key.empty()) settings.push_back(key + "=cat");
+            if (!key.empty()) settings.emplace_back(key, "cat");
             if (end == std::string::npos) break;
             start = end + 1;
         }
@@ -228,7 +246,7 @@ NavigationAnswer change_impact(const NavigationContext& context, const ImpactSea
                 // As large as the index reads (a blob of the history is parsed like a file).
                 std::string size = run_git(context.root, {"cat-file", "-s", search.base + ":./" + path});
                 if (std::stoll(size) > std::int64_t{4} << 20) continue;
-                old_source = run_git(context.root, {"show", search.base + ":./" + path});
+                old_source = run_git(context.root, {"cat-file", "blob", search.base + ":./" + path});  // plumbing: no text conversion
             } catch (const std::exception&) {
                 continue;
             }

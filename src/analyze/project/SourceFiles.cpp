@@ -1,12 +1,15 @@
 #include "analyze/project/SourceFiles.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace mcpkit::analyze {
@@ -194,16 +197,17 @@ bool takes_file(const std::string& relative_path, const ProjectOptions& options,
 }
 
 bool regular_file_inside(const fs::path& root, const std::string& absolute_path) {
-    std::error_code error;
-    fs::file_status link = fs::symlink_status(absolute_path, error);
-    if (error) return false;
-    if (fs::is_symlink(link)) {
-        fs::path target = fs::weakly_canonical(absolute_path, error);
-        if (error) return false;
-        auto [root_end, target_end] = std::mismatch(root.begin(), root.end(), target.begin(), target.end());
-        if (root_end != root.end()) return false;
-    }
-    return fs::is_regular_file(absolute_path, error);
+    // Every component is resolved, not just the last: a directory of the tree replaced by a link
+    // to one outside would otherwise lead there (the watcher sees the files under it change).
+    std::unique_ptr<char, decltype(&std::free)> resolved(::realpath(absolute_path.c_str(), nullptr), &std::free);
+    if (!resolved) return false;
+    std::string_view target(resolved.get());
+    std::string_view base = root.native();
+    while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);  // "/tree/" names /tree too
+    bool inside = base == "/" || (target.size() > base.size() && target.compare(0, base.size(), base) == 0 &&
+                                  target[base.size()] == '/');
+    struct stat status {};
+    return inside && ::stat(resolved.get(), &status) == 0 && S_ISREG(status.st_mode);
 }
 
 std::int64_t now_ns() {

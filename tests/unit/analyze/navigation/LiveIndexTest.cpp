@@ -135,6 +135,35 @@ TEST(LiveIndex, ChangeImpactFollowsUsesFromAGitDiff) {
     EXPECT_THROW(change_impact(context, option), std::invalid_argument);
 }
 
+// A repository is not trusted: its own filter drivers, fsmonitor hook and remotes must not run
+// while its diff is read, whatever the driver is called (git cuts `-c name=value` at the first =).
+TEST(LiveIndex, ChangeImpactRunsNoCommandTheRepositoryConfigures) {
+    TempTree tree;
+    tree.write("lib.py", "def helper():\n    return 1\n");
+    std::string marker = tree.root() + "/../" + fs::path(tree.root()).filename().string() + ".ran";
+    shell("cd '" + tree.root() + "' && git init -q && git -c user.email=t@t -c user.name=t add -A && "
+          "git -c user.email=t@t -c user.name=t commit -q -m base");
+    for (const std::string name : {"a=b", "plain", "with.dot"}) {
+        shell("cd '" + tree.root() + "' && git config 'filter." + name + ".clean' 'touch " + marker + "; cat' && git config 'filter." +
+              name + ".smudge' 'touch " + marker + "; cat' && git config 'filter." + name + ".required' true");
+        tree.write(".gitattributes", "*.py filter=" + name + "\n");
+        tree.write("lib.py", "def helper():\n    return 2 # " + name + "\n");
+        IndexBuild build = tree.index();
+        NavigationContext context{build.index, build.root};
+        NavigationAnswer impact = change_impact(context, {});
+        EXPECT_EQ(impact.data.at("changed").as_array().size(), 1u) << name << ": " << impact.text;
+        EXPECT_FALSE(fs::exists(marker)) << "the filter driver " << name << " ran";
+        fs::remove(marker);
+    }
+    fs::remove(tree.root() + "/.gitattributes");
+    shell("cd '" + tree.root() + "' && git config core.fsmonitor 'touch " + marker + "; true'");
+    IndexBuild build = tree.index();
+    NavigationContext context{build.index, build.root};
+    change_impact(context, {});
+    EXPECT_FALSE(fs::exists(marker)) << "the fsmonitor hook ran";
+    fs::remove(marker);
+}
+
 TEST(LiveIndex, LinksOutOfTheTreeAndFilesBecomingDirectoriesStayRight) {
     TempTree tree;
     // Another directory, beside the tree: what a link may point at.
@@ -156,6 +185,18 @@ TEST(LiveIndex, LinksOutOfTheTreeAndFilesBecomingDirectoriesStayRight) {
     EXPECT_EQ(definitions_named(index, "b"), 1u);
     EXPECT_EQ(definitions_named(index, "secret"), 0u);
     EXPECT_EQ(definitions_named(index, "more_secret"), 0u);
+
+    // A directory of the tree is replaced by a link to one outside: the files the index had under
+    // it are read again, and not through the link.
+    tree.write("sub/more.py", "def inner():\n    pass\n");
+    for (int i = 0; i < 2000 && definitions_named(index, "inner") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(definitions_named(index, "inner"), 1u);
+    generation = index.generation();
+    shell("rm -r '" + tree.root() + "/sub' && ln -s '" + outside.string() + "/dir' '" + tree.root() + "/sub'");
+    ASSERT_TRUE(wait_for_change(index, generation));
+    EXPECT_EQ(definitions_named(index, "inner"), 0u);
+    EXPECT_EQ(definitions_named(index, "more_secret"), 0u);
+    index.read([&](const IndexBuild& build) { EXPECT_EQ(build.index.file("sub/more.py"), nullptr); });
 
     // a.py becomes a directory with a file in it.
     generation = index.generation();
