@@ -6,13 +6,16 @@
 #include "analyze/project/AnalysisCache.hpp"
 #include "analyze/server/AnalyzeServer.hpp"
 
+#include <mcp/RandomId.hpp>
 #include <mcp/server/Server.hpp>
+#include <mcp/transport/BearerSecretAuthorizer.hpp>
 #include <mcp/transport/StreamTransport.hpp>
 #include <mcp/transport/StreamableHttpServer.hpp>
 
 #include <boost/asio/io_context.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace mcpkit::cli {
 
@@ -40,6 +43,12 @@ void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& argum
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20))
         ->capture_default_str();
     analyze.add_option("--http", arguments.http, "Serve Streamable HTTP on HOST:PORT instead of stdio");
+    analyze.add_option("--allow-host", arguments.allowed_hosts,
+                       "--http: a Host name accepted (repeat; default: loopback names when bound to loopback)");
+    analyze.add_flag("--no-auth", arguments.no_auth,
+                     "--http: serve without the bearer secret (any program or user that reaches the port could then "
+                     "read the code under --root)");
+    add_protected_resource_options(analyze, arguments.auth);
     analyze.add_flag("--log-json", arguments.log_json, "Log to stderr as JSON lines");
 }
 
@@ -59,6 +68,15 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
     if (arguments.allow_outside_root && !arguments.http.empty()) {
         std::fprintf(stderr, "mcpkit analyze: --allow-outside-root is for the stdio server only; over HTTP every path "
                              "stays under --root\n");
+        return 2;
+    }
+    if (arguments.http.empty() && (arguments.no_auth || !arguments.allowed_hosts.empty() || !arguments.auth.issuer.empty())) {
+        std::fprintf(stderr, "mcpkit analyze: --no-auth, --allow-host and --auth-* are for --http; over stdio the "
+                             "server is the child of the one client that started it\n");
+        return 2;
+    }
+    if (arguments.no_auth && !arguments.auth.issuer.empty()) {
+        std::fprintf(stderr, "mcpkit analyze: --no-auth and --auth-issuer contradict each other: give one\n");
         return 2;
     }
     analyze::AnalyzeServerOptions options;
@@ -100,6 +118,26 @@ int run_analyze_server(const AnalyzeServerArguments& arguments) {
     }
     http.log = log;
     http.max_body_bytes = arguments.max_message_size;
+    http.allowed_hosts = arguments.allowed_hosts;
+    // Who may read the code: OAuth tokens from --auth-issuer, else a bearer secret, unless the
+    // user says --no-auth. Without either, any local user (or anyone who reaches the port) could.
+    try {
+        protect_http_server(arguments.auth, server, io.get_executor(), http, "http");
+    } catch (const std::invalid_argument& error) {
+        std::fprintf(stderr, "mcpkit analyze: %s\n", error.what());
+        return 2;
+    }
+    if (!http.authorization && !arguments.no_auth) {
+        // The environment keeps the secret out of `ps`, which shows a command line to every local user.
+        const char* given = std::getenv("MCPKIT_ANALYZE_TOKEN");
+        std::string secret = given && *given ? std::string(given) : mcp::random_hex(24);
+        if (!given || !*given)
+            std::fprintf(stderr, "mcpkit analyze: clients must send \"Authorization: Bearer %s\" (set MCPKIT_ANALYZE_TOKEN to "
+                                 "choose it)\n",
+                         secret.c_str());
+        http.authorization = mcp::make_bearer_secret_authorizer(
+            std::move(secret), "send the secret of MCPKIT_ANALYZE_TOKEN (or the one printed at start) as a bearer token");
+    }
     try {
         return mcp::serve_http(server, io, std::move(http), [&](std::uint16_t port) {
             std::fprintf(stderr, "mcpkit analyze: listening on http://%s:%u/mcp\n", arguments.http.substr(0, arguments.http.rfind(':')).c_str(), port);

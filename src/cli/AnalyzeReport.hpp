@@ -1,6 +1,8 @@
 #pragma once
 // `mcpkit analyze` (the MCP server), `mcpkit analyze report` and the navigation commands.
 
+#include "cli/ProtectedResource.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -38,6 +40,9 @@ struct AnalyzeServerArguments {
     bool log_json = false;
     bool allow_outside_root = false;
     std::size_t max_message_size = 16u << 20;
+    std::vector<std::string> allowed_hosts;  ///< --allow-host: Host names accepted beyond loopback
+    bool no_auth = false;                    ///< --no-auth: --http without a bearer secret
+    ProtectedResourceArguments auth;         ///< --auth-*: OAuth 2.1 instead of the bearer secret
 };
 void add_analyze_server_options(CLI::App& analyze, AnalyzeServerArguments& arguments);
 int run_analyze_server(const AnalyzeServerArguments& arguments);

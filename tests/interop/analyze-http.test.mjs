@@ -20,15 +20,19 @@ describe('two mcpkit analyze --http servers sharing sessions through Redis', () 
   const source = path.join(dir, 'shapes.py');
   const processes = [];
   const clients = [];
+  const urls = [];
+  const TOKEN = 'analyze-http-secret';
 
   async function startServer(redisPort) {
     const port = await freePort();
     const child = startProcess(mcpkit, ['analyze', '--http', `127.0.0.1:${port}`, '--no-cache', '--root', '/',
-      '--store', `redis://127.0.0.1:${redisPort}/0`]);
+      '--store', `redis://127.0.0.1:${redisPort}/0`], { env: { ...process.env, MCPKIT_ANALYZE_TOKEN: TOKEN } });
     processes.push(child);
     await listening(child, port, 'mcpkit analyze --http');
+    urls.push(`http://127.0.0.1:${port}/mcp`);
     const client = new Client({ name: `analyze-http-${port}`, version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`),
+      { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
     clients.push(client);
     return client;
   }
@@ -107,5 +111,46 @@ describe('two mcpkit analyze --http servers sharing sessions through Redis', () 
       return history.data.history.length === 1 && history.data.history[0].state === 'cancelled';
     }, 20000);
     assert.ok(recorded, 'the shared session records the call as cancelled');
+  });
+
+  test('without the bearer secret nothing is served: every request gets 401', async () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stranger', version: '1' } } });
+    for (const authorization of [undefined, 'Bearer wrong', `Bearer ${TOKEN}x`, TOKEN]) {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      if (authorization) headers.authorization = authorization;
+      const answer = await fetch(urls[0], { method: 'POST', headers, body: initialize });
+      assert.equal(answer.status, 401, `Authorization ${authorization}`);
+      assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
+      assert.match(await answer.text(), /MCPKIT_ANALYZE_TOKEN/);
+    }
+  });
+});
+
+describe('mcpkit analyze --http is never open by accident', () => {
+  test('with no MCPKIT_ANALYZE_TOKEN a secret is made up and printed; --no-auth is for --http only', async () => {
+    const port = await freePort();
+    const env = { ...process.env };
+    delete env.MCPKIT_ANALYZE_TOKEN;
+    const child = startProcess(mcpkit, ['analyze', '--http', `127.0.0.1:${port}`, '--no-cache', '--root', '/tmp'], { env });
+    try {
+      await listening(child, port, 'mcpkit analyze --http');
+      const secret = /Authorization: Bearer ([0-9a-f]{48})/.exec(child.output)?.[1];
+      assert.ok(secret, child.output);
+      const client = new Client({ name: 'made-up-secret', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`),
+        { requestInit: { headers: { Authorization: `Bearer ${secret}` } } }));
+      assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'find-symbol'));
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+      await child.exited;
+    }
+    for (const args of [['--no-auth'], ['--allow-host', 'example.com'], ['--http', '127.0.0.1:0', '--no-auth', '--auth-issuer', 'https://as.example']]) {
+      const refused = startProcess(mcpkit, ['analyze', '--no-cache', ...args]);
+      const { code } = await refused.exited;
+      assert.equal(code, 2, `${args.join(' ')}: ${refused.output}`);
+      assert.match(refused.output, /--no-auth|--http/);
+    }
   });
 });

@@ -16,12 +16,16 @@ const TEST = { timeout: 240000 };
 const cleanups = [];
 after(async () => { for (const cleanup of cleanups.reverse()) await cleanup(); });
 
+const ANALYZE_TOKEN = 'matrix-secret';
+
 async function startServer(args, what) {
   const port = await freePort();
-  const child = startProcess(mcpkit, [...args, '--http', `127.0.0.1:${port}`]);
+  const child = startProcess(mcpkit, [...args, '--http', `127.0.0.1:${port}`],
+    { env: { ...process.env, MCPKIT_ANALYZE_TOKEN: ANALYZE_TOKEN } });
   cleanups.push(async () => { if (child.exitCode === null) child.kill('SIGTERM'); await child.exited; });
   await listening(child, port, what);
-  return { child, url: `http://127.0.0.1:${port}/mcp`, headers: {} };
+  const headers = args[0] === 'analyze' ? { Authorization: `Bearer ${ANALYZE_TOKEN}` } : {};
+  return { child, url: `http://127.0.0.1:${port}/mcp`, headers };
 }
 
 const meta = (version) => ({
