@@ -197,6 +197,44 @@ describe('mcpkit everything behind oauth2-mock-server: every bad token gets the 
   });
 });
 
+describe("mcpkit analyze behind oauth2-mock-server: one user's analysis sessions are not another's", async () => {
+  const issuer = new OAuth2Server();
+  await issuer.issuer.keys.generate('ES256');
+  await issuer.start(await freePort(), '127.0.0.1');
+  cleanups.push(() => issuer.stop());
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const child = startProcess(mcpkit, ['analyze', '--http', `127.0.0.1:${port}`, '--no-cache', '--root', '/tmp',
+    '--auth-issuer', issuer.issuer.url]);
+  cleanups.push(async () => { child.kill('SIGTERM'); await child.exited; });
+  await listening(child, port, 'mcpkit analyze --auth-issuer');
+  const as = async (sub) => `Bearer ${await issuer.issuer.buildToken({
+    scopesOrTransform: (header, payload) => Object.assign(payload, { sub, client_id: 'c', aud: url }) })}`;
+  let id = 10;
+  /** One stateless tools/call as `sub`; resolves to the analyze envelope. */
+  async function call(sub, name, args = {}) {
+    const answer = await post(url, await as(sub), modern(++id, 'tools/call', { name, arguments: args }), modernHeaders('tools/call', name));
+    assert.equal(answer.status, 200, answer.text);
+    return JSON.parse(answer.text).result.structuredContent;
+  }
+
+  test('list, read, use and clear: only the user who created a session can', async () => {
+    const sessionId = (await call('alice', 'create-session')).data.sessionId;
+    assert.ok(sessionId);
+    assert.ok((await call('alice', 'list-sessions')).data.sessions.some((session) => session.sessionId === sessionId));
+    assert.equal((await call('bob', 'list-sessions')).data.sessions.length, 0);
+    for (const [name, args] of [['get-session-info', { sessionId }], ['get-session-history', { sessionId }],
+      ['analyze-code', { code: 'int f(void) { return 1; }', language: 'c', sessionId }], ['clear-session', { sessionId }]]) {
+      const refused = await call('bob', name, args);
+      assert.equal(refused.status.code, 404, `${name}: ${JSON.stringify(refused.status)}`);
+    }
+    const history = await call('alice', 'get-session-history', { sessionId });
+    assert.equal(history.status.code, 200);
+    assert.equal(history.data.history.length, 0, 'bob\'s calls were recorded in alice\'s session');
+    assert.equal((await call('alice', 'clear-session', { sessionId })).status.code, 200);
+  });
+});
+
 describe('mcpkit everything checking opaque tokens by introspection (RFC 7662) at oidc-provider', async () => {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;

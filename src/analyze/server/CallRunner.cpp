@@ -37,6 +37,12 @@ bool related(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+std::string owner_of(const mcp::ToolCall& call) {
+    const mcp::auth::AccessToken* token = call.access_token();
+    if (!token) return {};
+    return token->issuer + " " + (token->subject.empty() ? "client " + token->client_id : token->subject);
+}
+
 mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const json::object& arguments,
                                                  const std::string& problem, bool recorded) {
     ToolExecution execution;
@@ -51,7 +57,9 @@ mcp::CallToolResult CallRunner::refuse_arguments(const std::string& tool, const 
     // A refused call still belongs to the session it names, so its history shows what was tried.
     const json::value* session_id = recorded ? arguments.if_contains("sessionId") : nullptr;
     if (session_id && session_id->is_string()) {
-        if (std::optional<Session> session = store_.load(std::string(session_id->get_string()))) {
+        // Who calls is not known here: only a session of the server's one user is written to.
+        std::optional<Session> session = store_.load(std::string(session_id->get_string()));
+        if (session && session->owner.empty()) {
             envelope.session_id = session->id;
             record_call(*session, envelope, arguments, {}, envelope.message, execution.error());
         }
@@ -114,14 +122,17 @@ mcp::CallToolResult CallRunner::run(const std::string& tool, mcp::ToolCall& call
 
     std::atomic<bool> cancelled{false};
     std::size_t callback = call.cancellation().on_cancel([&cancelled] { cancelled.store(true); });
-    CallControl control{&cancelled, [&call](double done, double total, std::string message) {
+    CallControl control{&cancelled,
+                        [&call](double done, double total, std::string message) {
                             call.progress(done, total, std::move(message));
-                        }};
+                        },
+                        owner_of(call)};
 
     execution.execute();
     try {
         if (auto session_id = recorded ? optional_string(call.arguments, "sessionId") : std::nullopt) {
             session = store_.load(*session_id);
+            if (session && session->owner != control.owner) session.reset();  // another's: as if absent
             if (!session)
                 throw ToolError(status_code::not_found, "Session " + *session_id +
                                                             " does not exist or has expired; start one with "

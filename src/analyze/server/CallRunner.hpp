@@ -33,7 +33,11 @@ struct ToolOutput {
 struct CallControl {
     const std::atomic<bool>* cancelled;
     std::function<void(double done, double total, std::string message)> progress;
+    std::string owner;  ///< who calls, as Session::owner names it
 };
+
+/// Who makes `call`, as Session::owner names it.
+std::string owner_of(const mcp::ToolCall& call);
 
 using ToolBody = std::function<ToolOutput(const boost::json::object& arguments, CallControl& control)>;
 
@@ -41,6 +45,7 @@ struct SessionPolicy {
     std::size_t max_history = 50;           ///< calls kept per session
     std::size_t max_result_bytes = 256 << 10; ///< larger results keep only their summary
     std::int64_t default_ttl_seconds = 3600;
+    std::size_t max_sessions_per_owner = 1000;  ///< live sessions one owner may hold
 };
 
 class CallRunner {

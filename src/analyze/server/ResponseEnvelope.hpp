@@ -23,6 +23,7 @@ inline constexpr int bad_request = 400;
 inline constexpr int forbidden = 403;
 inline constexpr int not_found = 404;
 inline constexpr int too_large = 413;
+inline constexpr int too_many = 429;
 inline constexpr int cancelled = 499;
 inline constexpr int internal_error = 500;
 }  // namespace status_code

@@ -47,18 +47,21 @@ CallRecord call_record_from_json(const json::object& object) {
 json::object to_json(const Session& session) {
     json::array history;
     for (const CallRecord& record : session.history) history.push_back(to_json(record, true));
-    return {{"id", session.id},
-            {"created", session.created_ms},
-            {"lastUsed", session.last_used_ms},
-            {"ttlSeconds", session.ttl_seconds},
-            {"calls", session.calls},
-            {"history", std::move(history)}};
+    json::object object{{"id", session.id},
+                        {"created", session.created_ms},
+                        {"lastUsed", session.last_used_ms},
+                        {"ttlSeconds", session.ttl_seconds},
+                        {"calls", session.calls},
+                        {"history", std::move(history)}};
+    if (!session.owner.empty()) object["owner"] = session.owner;
+    return object;
 }
 
 Session session_from_json(const json::object& object) {
     Session session;
     session.id = text(object, "id");
     if (session.id.empty()) throw std::runtime_error("stored session has no id");
+    session.owner = text(object, "owner");
     session.created_ms = integer(object, "created");
     session.last_used_ms = integer(object, "lastUsed");
     session.ttl_seconds = integer(object, "ttlSeconds");

@@ -30,6 +30,9 @@ struct CallRecord {
 
 struct Session {
     std::string id;
+    /// Who made it: "" for the server's one user (stdio, or anyone with the HTTP bearer secret),
+    /// else the OAuth issuer and subject of the token that created it. Only its owner sees it.
+    std::string owner;
     std::int64_t created_ms = 0;
     std::int64_t last_used_ms = 0;
     std::int64_t ttl_seconds = 3600;

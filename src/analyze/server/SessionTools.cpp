@@ -23,10 +23,11 @@ json::object session_info(const Session& session) {
             {"historyLength", session.history.size()}};
 }
 
-Session require_session(SessionStore& store, const json::object& arguments) {
+// Another owner's session is answered as if it did not exist, so its id cannot even be confirmed.
+Session require_session(SessionStore& store, const json::object& arguments, const CallControl& control) {
     std::string id = required_string(arguments, "sessionId", "a session id from create-session or list-sessions");
     auto session = store.load(id);
-    if (!session)
+    if (!session || session->owner != control.owner)
         throw ToolError(status_code::not_found, "Session " + id + " does not exist or has expired; list-sessions shows the live ones.");
     return *session;
 }
@@ -44,9 +45,17 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
     };
     SessionStore& store = runner.store();
 
-    add("create-session", [&store, &runner](const json::object& arguments, CallControl&) {
+    add("create-session", [&store, &runner](const json::object& arguments, CallControl& control) {
+        store.evict_expired();
+        std::size_t held = 0;
+        for (const Session& live : store.list()) held += live.owner == control.owner;
+        if (held >= runner.policy().max_sessions_per_owner)
+            throw ToolError(status_code::too_many, "You hold " + std::to_string(held) +
+                                                       " live sessions, the most allowed: clear-session the ones you are done "
+                                                       "with, or let them expire.");
         Session session;
         session.id = mcp::random_uuid();
+        session.owner = control.owner;
         session.created_ms = session.last_used_ms = now_milliseconds();
         session.ttl_seconds = runner.policy().default_ttl_seconds;
         if (const json::value* ttl = arguments.if_contains("ttlSeconds")) {
@@ -54,7 +63,6 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
                 throw ToolError(status_code::bad_request, "ttlSeconds must be a whole number from 1 to 604800 (a week)");
             session.ttl_seconds = ttl->get_int64();
         }
-        store.evict_expired();
         store.save(session);
         ToolOutput output;
         output.data = session_info(session);
@@ -64,8 +72,8 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
         return output;
     });
 
-    add("get-session-info", [&store](const json::object& arguments, CallControl&) {
-        Session session = require_session(store, arguments);
+    add("get-session-info", [&store](const json::object& arguments, CallControl& control) {
+        Session session = require_session(store, arguments, control);
         ToolOutput output;
         output.data = session_info(session);
         output.text = "Session " + session.id + ": " + std::to_string(session.calls) + " calls, TTL " +
@@ -73,8 +81,8 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
         return output;
     });
 
-    add("get-session-history", [&store](const json::object& arguments, CallControl&) {
-        Session session = require_session(store, arguments);
+    add("get-session-history", [&store](const json::object& arguments, CallControl& control) {
+        Session session = require_session(store, arguments, control);
         std::size_t limit = session.history.size();
         if (const json::value* value = arguments.if_contains("limit")) {
             if (!value->is_int64() || value->get_int64() < 1) throw ToolError(status_code::bad_request, "limit must be a whole number, 1 or more");
@@ -95,9 +103,10 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
         return output;
     });
 
-    add("clear-session", [&store](const json::object& arguments, CallControl&) {
+    add("clear-session", [&store](const json::object& arguments, CallControl& control) {
         std::string id = required_string(arguments, "sessionId", "the session to end");
-        bool removed = store.remove(id);
+        std::optional<Session> session = store.load(id);
+        bool removed = session && session->owner == control.owner && store.remove(id);
         if (!removed) throw ToolError(status_code::not_found, "Session " + id + " does not exist or has already expired.");
         ToolOutput output;
         output.data = json::object{{"sessionId", id}, {"cleared", true}};
@@ -105,11 +114,12 @@ void add_session_tools(mcp::Server& server, CallRunner& runner) {
         return output;
     });
 
-    add("list-sessions", [&store](const json::object&, CallControl&) {
+    add("list-sessions", [&store](const json::object&, CallControl& control) {
         store.evict_expired();
         json::array sessions;
         std::string text;
         for (const Session& session : store.list()) {
+            if (session.owner != control.owner) continue;
             sessions.push_back(session_info(session));
             text += session.id + ": " + std::to_string(session.calls) + " calls\n";
         }

@@ -22,7 +22,8 @@ struct AnalyzeFixture {
     CallRunner runner{*store, SessionPolicy{}};
     fs::path root = fs::temp_directory_path() / ("analyze-server-" + std::to_string(::getpid()));
     ServerClientFixture fixture;
-    explicit AnalyzeFixture(std::int64_t max_file_bytes = 4 << 20, bool confined = false) {
+    explicit AnalyzeFixture(std::int64_t max_file_bytes = 4 << 20, bool confined = false, SessionPolicy policy = {})
+        : runner(*store, policy) {
         fs::create_directories(root / "pkg");
         std::ofstream(root / "pkg/a.py") << "import pkg.b\n\ndef f(x):\n    return 1 if x else 2\n";
         std::ofstream(root / "pkg/b.py") << "def g():\n    pass\n";
@@ -172,6 +173,29 @@ TEST(AnalyzeServer, SessionsRecordCallsAndRelateResultsAboutTheSameFiles) {
         EXPECT_FALSE(cleared.is_error);
         auto after = co_await client.call_tool("get-session-info", with_session(json::object(), session));
         EXPECT_EQ(envelope(after).at("status").at("code").as_int64(), 404);
+    });
+}
+
+TEST(AnalyzeServer, OneCallerHoldsABoundedNumberOfSessions) {
+    SessionPolicy policy;
+    policy.max_sessions_per_owner = 3;
+    AnalyzeFixture f(4 << 20, false, policy);
+    f.fixture.with_client({}, [&](mcp::Client& client) -> asio::awaitable<void> {
+        std::string first;
+        for (int i = 0; i < 3; ++i) {
+            auto created = co_await client.call_tool("create-session", json::object());
+            EXPECT_FALSE(created.is_error);
+            if (i == 0) first = std::string(envelope(created).at("data").at("sessionId").as_string());
+        }
+        auto refused = co_await client.call_tool("create-session", json::object());
+        EXPECT_TRUE(refused.is_error);
+        EXPECT_EQ(envelope(refused).at("status").at("code").as_int64(), 429);
+        EXPECT_TRUE(contains(envelope(refused).at("status").at("message"), "clear-session")) << envelope(refused);
+        auto listed = co_await client.call_tool("list-sessions", json::object());
+        EXPECT_EQ(envelope(listed).at("data").at("sessions").as_array().size(), 3u);
+        co_await client.call_tool("clear-session", with_session(json::object(), first));
+        auto again = co_await client.call_tool("create-session", json::object());
+        EXPECT_FALSE(again.is_error);
     });
 }
 
