@@ -51,6 +51,9 @@ export function startSite() {
     if (url.pathname === '/links.html')
       return send(200, 'text/html', '<title>links</title><a href="/data.json">ok</a> <a href="/missing.json">broken</a> ' +
         '<a href="#top">anchor</a> <a href="mailto:a@b.c">mail</a>');
+    if (url.pathname === '/outward.html')  // links to wherever ?to= says
+      return send(200, 'text/html', '<title>outward</title>' +
+        url.searchParams.getAll('to').map((to) => `<a href="${encodeURI(to)}">${encodeURI(to)}</a>`).join(' '));
     if (url.pathname === '/modal.html')
       return send(200, 'text/html', '<title>modal</title><div role="dialog" aria-modal="true" id="modal" ' +
         'style="position:fixed;inset:10%;z-index:100;background:white"><p>Subscribe?</p>' +
@@ -79,12 +82,12 @@ export function startSite() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-export async function launchBrowser(daemonBase) {
+export async function launchBrowser(daemonBase, extraArgs = []) {
   const context = await chromium.launchPersistentContext('', {
     executablePath: '/usr/bin/chromium',
     headless: false,
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
+      '--disable-component-update', '--disable-sync', `--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...extraArgs],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15000 }));
   await worker.evaluate((url) => globalThis.devconsole.setServerUrl(url), daemonBase);

@@ -3,6 +3,8 @@
 // list_interactive, overlays and subtitles, IndexedDB, link checks, noise rules, saved sequences,
 // session diffs, the audit log, SARIF and the HAR of what was captured.
 import assert from 'node:assert/strict';
+import dns from 'node:dns/promises';
+import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, startSite } from './devconsole-browser.mjs';
@@ -20,7 +22,8 @@ describe('devconsole modes in real Chromium', () => {
     daemon = await startDevConsole();
     site = await startSite();
     siteBase = `http://127.0.0.1:${site.address().port}`;
-    browser = await launchBrowser(daemon.base);
+    // public.test stands for a site on the internet (the browser alone resolves it, to the test site).
+    browser = await launchBrowser(daemon.base, ['--host-resolver-rules=MAP public.test 127.0.0.1']);
     page = await browser.context.newPage();
     await page.goto(`${siteBase}/second.html`);
     const tabId = await browser.worker.evaluate(async (url) => (await chrome.tabs.query({ url })).at(0)?.id, `${siteBase}/second.html`);
@@ -110,6 +113,22 @@ describe('devconsole modes in real Chromium', () => {
     assert.equal(health.links.find((link) => link.url.endsWith('/missing.json')).status, 404);
     const given = await call(client, 'analyze', { what: 'link_validation', urls: [`${siteBase}/data.json`, 'http://127.0.0.1:1/'] });
     assert.deepEqual(given.links.map((link) => link.ok), [true, false]);
+  });
+
+  test('link_health of a page on the internet reaches no internal address, however a link names it', async () => {
+    const port = site.address().port;
+    // The machine's own name: not "localhost", not an address, and yet it resolves to loopback.
+    const name = os.hostname();
+    const { address } = await dns.lookup(name);
+    assert.match(address, /^127\.|^::1$/, `this test needs ${name} to resolve to loopback, as /etc/hosts has it`);
+    const links = [`http://${name}:${port}/data.json`, `http://127.0.0.1:${port}/data.json`];
+    await call(client, 'interact', { what: 'navigate',
+      url: `http://public.test:${port}/outward.html?${links.map((link) => `to=${encodeURIComponent(link)}`).join('&')}` });
+    const health = await call(client, 'analyze', { what: 'link_health' });
+    assert.equal(health.skipped, 1, JSON.stringify(health));  // the address literal, by its text
+    assert.equal(health.count, 1, JSON.stringify(health));
+    assert.equal(health.links[0].ok, false);
+    assert.match(health.links[0].error, /not allowed/);
   });
 
   test('noise rules hide matching entries from reads and say how many', async () => {

@@ -14,6 +14,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/address.hpp>
 
 #include <chrono>
 #include <functional>
@@ -41,6 +42,12 @@ struct MCP_API HttpClientOptions {
     /// A larger body (send(), not send_streaming()) is an HttpError.
     std::size_t max_body_bytes = 16u << 20;
     int max_redirects = 5;  ///< Redirects followed at most (GET and HEAD, and any method after a 303).
+    /// Asked about every address a connection is about to be opened to: each one a name resolves
+    /// to, for the first URL and every redirect. A refused address is not connected to, and a
+    /// request with none left fails with an HttpError that says so. For requests made on someone
+    /// else's behalf, which must not reach loopback or private networks: only after resolution is
+    /// it known where a name leads. With a proxy, the address asked about is the proxy's.
+    std::function<bool(const boost::asio::ip::address&)> allow_address;
 };
 
 /// One request for HttpClient::send.

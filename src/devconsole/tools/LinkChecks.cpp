@@ -48,20 +48,29 @@ std::string host_of(std::string_view url) {
     return host;
 }
 
-/// Loopback, private and link-local hosts (by name or address literal).
+/// Loopback, private, shared (carrier NAT), link-local and unspecified addresses: the user's own
+/// network, which a page on the internet must not make the daemon probe.
+bool is_internal_address(const asio::ip::address& address) {
+    if (address.is_loopback() || address.is_unspecified()) return true;
+    if (address.is_v6() && address.to_v6().is_v4_mapped())
+        return is_internal_address(asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()));
+    if (address.is_v4()) {
+        auto bytes = address.to_v4().to_bytes();
+        return bytes[0] == 0 || bytes[0] == 10 || (bytes[0] == 172 && (bytes[1] & 0xF0) == 16) ||
+               (bytes[0] == 192 && bytes[1] == 168) || (bytes[0] == 169 && bytes[1] == 254) ||
+               (bytes[0] == 100 && (bytes[1] & 0xC0) == 64);
+    }
+    auto bytes = address.to_v6().to_bytes();
+    return (bytes[0] & 0xFE) == 0xFC || (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80);
+}
+
+/// An internal host by its name or address literal (what a name resolves to is checked when the
+/// daemon connects: see check_links).
 bool is_internal_host(const std::string& host) {
     if (host == "localhost" || host.ends_with(".localhost")) return true;
     boost::system::error_code ec;
     auto address = asio::ip::make_address(host, ec);
-    if (ec) return false;
-    if (address.is_loopback() || address.is_unspecified()) return true;
-    if (address.is_v4()) {
-        auto bytes = address.to_v4().to_bytes();
-        return bytes[0] == 10 || (bytes[0] == 172 && (bytes[1] & 0xF0) == 16) || (bytes[0] == 192 && bytes[1] == 168) ||
-               (bytes[0] == 169 && bytes[1] == 254);
-    }
-    auto bytes = address.to_v6().to_bytes();
-    return (bytes[0] & 0xFE) == 0xFC || (bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80) || address.to_v6().is_v4_mapped();
+    return !ec && is_internal_address(address);
 }
 
 struct LinkResult {
@@ -103,6 +112,7 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
         if (!url.empty() && urls.size() < max_links && seen.insert(url).second) urls.push_back(url);
     };
     std::size_t skipped = 0;
+    bool page_internal = false;  // link_health: whether the page is itself on the user's network
     if (what == "link_validation") {
         auto* given = arguments.if_contains("urls");
         if (!given || !given->is_array() || given->get_array().empty())
@@ -130,7 +140,7 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
         auto domain = string_argument(arguments, "domain");
         // A page on the internet must not make the daemon probe the user's own network; a page
         // served from it (the usual development server) may have its links there checked.
-        bool page_internal = is_internal_host(host_of(page));
+        page_internal = is_internal_host(host_of(page));
         if (auto* matches = result.if_contains("matches"); matches && matches->is_array())
             for (const auto& match : matches->get_array()) {
                 const auto* attributes = match.is_object() ? match.get_object().if_contains("attributes") : nullptr;
@@ -151,6 +161,13 @@ asio::awaitable<mcp::CallToolResult> check_links(DevConsole& console, mcp::ToolC
     options.timeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::clamp(number_argument(arguments, "timeout_ms").value_or(5000), 100.0, 60000.0)));
     options.max_body_bytes = 1u << 20;
+    if (what != "link_validation" && !page_internal) {
+        // A name of the page's links may resolve to the user's network, or a link may redirect
+        // there: every address is checked as it is connected to, so the requests go direct (with
+        // a proxy, only the proxy's address could be).
+        options.allow_address = [](const asio::ip::address& address) { return !is_internal_address(address); };
+        options.proxy = std::string();
+    }
     auto executor = co_await asio::this_coro::executor;
     mcp::HttpClient http(executor, options);
     std::vector<LinkResult> results(urls.size());

@@ -64,8 +64,8 @@ struct HttpClient::Impl {
         std::string origin = std::string(url.tls ? "https://" : "http://") + url.host + ":" + url.port;
         auto& pool = pools[origin];
         if (!pool)
-            pool = std::make_unique<http::ConnectionPool>(executor, url,
-                                                          http::ClientConnectionSettings{options.ca_file, options.proxy});
+            pool = std::make_unique<http::ConnectionPool>(
+                executor, url, http::ClientConnectionSettings{options.ca_file, options.proxy, options.allow_address});
         return *pool;
     }
 

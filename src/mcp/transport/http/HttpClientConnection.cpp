@@ -238,7 +238,10 @@ asio::awaitable<std::optional<std::string>> HttpExchange::read_all(std::size_t l
 }
 
 ConnectionPool::ConnectionPool(asio::any_io_executor executor, HttpUrl url, const ClientConnectionSettings& settings)
-    : executor_(std::move(executor)), url_(std::move(url)), proxy_(proxy_for(url_, settings.proxy)) {
+    : executor_(std::move(executor)),
+      url_(std::move(url)),
+      proxy_(proxy_for(url_, settings.proxy)),
+      allow_address_(settings.allow_address) {
     if (url_.tls) tls_ = make_client_tls_context(settings.ca_file);
 }
 
@@ -274,7 +277,20 @@ asio::awaitable<std::shared_ptr<ClientStream>> ConnectionPool::connect(std::chro
             last_error_ = "cannot resolve " + host + ": " + ec.message();
             co_return nullptr;
         }
-        for (const auto& entry : results) endpoints_.push_back(entry.endpoint());
+        std::size_t refused = 0;
+        for (const auto& entry : results) {
+            if (allow_address_ && !allow_address_(entry.endpoint().address())) {
+                ++refused;
+                continue;
+            }
+            endpoints_.push_back(entry.endpoint());
+        }
+        if (endpoints_.empty()) {
+            last_error_ = refused ? "refused to connect to " + host + ": it resolves to " +
+                                        results.begin()->endpoint().address().to_string() + ", an address not allowed here"
+                                  : "cannot resolve " + host + ": no address";
+            co_return nullptr;
+        }
     }
     std::optional<ClientStream::Plain> connected;
     for (const auto& endpoint : endpoints_) {

@@ -92,6 +92,8 @@ struct ClientConnectionSettings {
     std::string ca_file;
     /// "http://[user:password@]host:port", or "" for none; nothing: HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
     std::optional<std::string> proxy;
+    /// Asked before connecting to each resolved address; null: any (HttpClientOptions::allow_address).
+    std::function<bool(const boost::asio::ip::address&)> allow_address;
 };
 
 /// Keep-alive connections to one host and port, opened on demand.
@@ -119,6 +121,7 @@ private:
     std::optional<ProxyRoute> proxy_;
     std::shared_ptr<boost::asio::ssl::context> tls_;
     std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
+    std::function<bool(const boost::asio::ip::address&)> allow_address_;
     std::vector<std::shared_ptr<ClientStream>> idle_;
     std::vector<std::weak_ptr<ClientStream>> all_;
     std::string last_error_;

@@ -21,7 +21,7 @@ StreamableHttpClient::StreamableHttpClient(asio::any_io_executor executor, Strea
     : executor_(executor),
       options_(std::move(options)),
       url_(parse_http_url(options_.url)),
-      pool_(executor, url_, ClientConnectionSettings{options_.ca_file, options_.proxy}),
+      pool_(executor, url_, ClientConnectionSettings{options_.ca_file, options_.proxy, {}}),
       reader_wake_(executor, asio::steady_timer::time_point::max()),
       sender_wake_(executor, asio::steady_timer::time_point::max()) {}
 
