@@ -14,7 +14,8 @@ after(() => { for (const child of started) child.kill('SIGKILL'); });
 
 /** Starts `mcpkit ARGS --http 127.0.0.1:0`; resolves to its URL and process. */
 async function serve(...args) {
-  const child = spawn(mcpkit, [...args, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(mcpkit, [...args, '--http', '127.0.0.1:0'],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MCPKIT_ANALYZE_TOKEN: ANALYZE_TOKEN } });
   started.push(child);
   child.output = '';
   child.stderr.on('data', (chunk) => { child.output += chunk; });
@@ -37,7 +38,10 @@ function request(url, { method = 'POST', headers = {}, body } = {}) {
   });
 }
 
-const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+// Sent to every server: analyze --http needs it, the others ignore it.
+const ANALYZE_TOKEN = 'origin-test-secret';
+const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+  authorization: `Bearer ${ANALYZE_TOKEN}` };
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'origin-test', version: '1' } } });
 
@@ -90,6 +94,40 @@ describe('analyze over HTTP reads only under its root', () => {
       assert.equal(result.structuredContent.status.code, 403);
       assert.match(result.structuredContent.status.message, /outside the server's root/);
     }
+  });
+});
+
+describe('what a session keeps for its whole life is bounded', () => {
+  test('a huge initialize is refused with 413; setup messages are refused past 8 KiB each and 256 in all', async () => {
+    const { url } = await serve('everything');
+    const huge = JSON.parse(initialize);
+    huge.params.clientInfo.description = 'x'.repeat(70000);
+    const refused = await request(url, { headers: json, body: JSON.stringify(huge) });
+    assert.equal(refused.status, 413, refused.body);
+    assert.equal(refused.headers['mcp-session-id'], undefined);
+    assert.match(JSON.parse(refused.body).error.message, /initialize is \d+ bytes; at most 65536/);
+
+    const init = await request(url, { headers: json, body: initialize });
+    const session = { ...json, 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': '2025-11-25' };
+    const subscribe = (id, uri) => JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } });
+    const long = await request(url, { headers: session, body: subscribe(1, `test://${'y'.repeat(9000)}`) });
+    assert.equal(long.status, 413, long.body);
+    assert.match(JSON.parse(long.body).error.message, /over 8192 bytes/);
+    let kept = 0;
+    for (let id = 2; ; id++) {
+      const answer = await request(url, { headers: session, body: subscribe(id, 'test://static/resource/1') });
+      if (answer.status !== 200) {
+        assert.equal(answer.status, 400, answer.body);
+        assert.match(JSON.parse(answer.body).error.message, /start a new session/);
+        break;
+      }
+      kept++;
+      assert.ok(kept < 300, 'setup messages were never refused');
+    }
+    assert.equal(kept, 255);  // initialize is the first of 256
+    // The session still answers what does not add to its setup.
+    const ping = await request(url, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 999, method: 'ping' }) });
+    assert.equal(ping.status, 200, ping.body);
   });
 });
 

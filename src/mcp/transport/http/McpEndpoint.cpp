@@ -14,6 +14,12 @@ namespace json = boost::json;
 
 namespace {
 
+/// A session's setup (initialize, then the messages below) is kept, and replayed by every instance
+/// that serves it, for the session's whole life: these bound it at about 2 MiB a session.
+constexpr std::size_t max_initialize_bytes = 64 * 1024;
+constexpr std::size_t max_setup_message_bytes = 8 * 1024;
+constexpr std::size_t max_setup_messages = 256;
+
 /// Messages that change a session's state, which another instance must replay to rebuild it.
 bool shapes_session(const jsonrpc::Message& message) {
     std::string_view method;
@@ -125,6 +131,15 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
         std::string id = random_hex(16);
         std::string message;
         jsonrpc::encode(message, std::get<jsonrpc::Message>(request.messages.single));
+        // Kept for the session's life (and replayed by every instance that serves it): bounded
+        // far below a request body, or sessions times bodies would fill memory.
+        if (message.size() > max_initialize_bytes) {
+            request.http->respond(413, error_body(initialize->id, jsonrpc::error_code::invalid_request,
+                                                  "initialize is " + std::to_string(message.size()) + " bytes; at most " +
+                                                      std::to_string(max_initialize_bytes) +
+                                                      " are kept for a session: send shorter clientInfo and capabilities"));
+            return;
+        }
         if (!store_->create(id, message, options_.max_sessions, options_.session_idle_timeout)) {
             request.http->respond(503, error_body(initialize->id, jsonrpc::error_code::internal_error,
                                                   "Too many sessions (limit " + std::to_string(options_.max_sessions) +
@@ -154,18 +169,38 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
         }
         transport = live->transport;
         version = live->version;
-        auto record = [&](const jsonrpc::DecodedItem& item) {
+        // The messages that shape the session are kept for its life: each one and their number
+        // are bounded, checked before any is kept.
+        std::vector<std::string> setup;
+        auto collect = [&](const jsonrpc::DecodedItem& item) {
             if (auto* message = std::get_if<jsonrpc::Message>(&item); message && shapes_session(*message)) {
-                std::string text;
-                jsonrpc::encode(text, *message);
-                // If another instance added one meanwhile, the next catch_up replays both.
-                if (store_->append_setup(request.session_id, text) == live->setup_applied + 1) ++live->setup_applied;
+                jsonrpc::encode(setup.emplace_back(), *message);
             }
         };
         if (request.messages.is_batch) {
-            for (const auto& item : request.messages.batch) record(item);
+            for (const auto& item : request.messages.batch) collect(item);
         } else {
-            record(request.messages.single);
+            collect(request.messages.single);
+        }
+        for (const std::string& text : setup) {
+            if (text.size() > max_setup_message_bytes) {
+                request.http->respond(413, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                                      "a logging/setLevel, resources/subscribe or unsubscribe message is kept "
+                                                      "for the session's life, and this one is over " +
+                                                          std::to_string(max_setup_message_bytes) + " bytes"));
+                return;
+            }
+        }
+        if (!setup.empty() && live->setup_applied + setup.size() > max_setup_messages) {
+            request.http->respond(400, error_body(jsonrpc::RequestId(), jsonrpc::error_code::invalid_request,
+                                                  "this session has had " + std::to_string(live->setup_applied) +
+                                                      " setup messages (logging/setLevel, resources/subscribe, "
+                                                      "unsubscribe), the most one session keeps: start a new session"));
+            return;
+        }
+        for (const std::string& text : setup) {
+            // If another instance added one meanwhile, the next catch_up replays both.
+            if (store_->append_setup(request.session_id, text) == live->setup_applied + 1) ++live->setup_applied;
         }
     }
     watch_client(transport, request.http);
