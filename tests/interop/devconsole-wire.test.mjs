@@ -210,6 +210,10 @@ describe('devconsole: bad input on every endpoint', () => {
     assert.match(answer.body.rejections[1].reason, /"level" is "loud"/);
     answer = await post(daemon.base, '/screenshots', { data_url: 'http://not-a-data-url' });
     assert.match(answer.body.error, /base64 data URL/);
+    // A query_id that answers no pending command does not lift the one-a-second limit.
+    const image = { data_url: 'data:image/png;base64,iVBORw0KGgo=', query_id: 'q-made-up' };
+    const statuses = (await Promise.all([1, 2, 3, 4, 5].map(() => post(daemon.base, '/screenshots', image)))).map((a) => a.status);
+    assert.ok(statuses.filter((status) => status === 429).length >= 3, statuses.join(' '));
   });
 
   test('oversized bodies get 413', async () => {

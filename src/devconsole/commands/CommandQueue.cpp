@@ -214,6 +214,16 @@ bool CommandQueue::apply_result(const json::object& result) {
     return true;
 }
 
+bool CommandQueue::awaits(const std::string& id_or_correlation_id) const {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<Command> command = find_locked(id_or_correlation_id);
+    if (!command) {
+        auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& c) { return c->id == id_or_correlation_id; });
+        if (it != pending_.end()) command = *it;
+    }
+    return command && !is_final(command->status);
+}
+
 bool CommandQueue::finalize(const std::string& correlation_id, CommandStatus status, std::string error,
                             json::value result) {
     std::vector<Finalized> finalized;

@@ -66,6 +66,8 @@ public:
     /// A result from the extension: `{id, correlation_id?, status, result?, error?}`. Unknown or
     /// already finished commands are ignored (results may come twice). Returns whether it applied.
     bool apply_result(const boost::json::object& result);
+    /// Whether a command not yet finished has this id or correlation id (a result for it would apply).
+    bool awaits(const std::string& id_or_correlation_id) const;
     /// Finalizes a command by correlation id; returns false if unknown or already final.
     bool finalize(const std::string& correlation_id, CommandStatus status, std::string error,
                   boost::json::value result = nullptr);

@@ -196,6 +196,8 @@ mcp::HttpRouteResponse ExtensionRoutes::screenshot(const mcp::HttpRouteRequest& 
     auto mime = std::string(url.substr(5, url.find(';') - 5));
     std::string query_id;
     if (auto* id = body.if_contains("query_id"); id && id->is_string()) query_id = id->get_string();
+    // A screenshot that answers no pending command is an error screenshot, whatever id it names.
+    if (!query_id.empty() && !console_.commands().awaits(query_id)) query_id.clear();
     if (query_id.empty()) {
         // Error screenshots: one a second at most.
         std::lock_guard lock(screenshot_mutex_);
