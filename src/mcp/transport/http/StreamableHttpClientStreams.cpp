@@ -170,7 +170,7 @@ asio::awaitable<bool> StreamableHttpClient::start_legacy() {
     };
     handlers.log = options_.log;
     legacy_ = co_await open_legacy_sse_stream(pool_, make_request(web::verb::get, url_, ""), url_,
-                                                   options_.http_timeout, std::move(handlers));
+                                              options_.http_timeout, std::move(handlers));
     co_return legacy_.has_value();
 }
 
