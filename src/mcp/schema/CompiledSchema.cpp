@@ -130,8 +130,15 @@ void JsonSchema::Compiled::walk(const json::value& schema, std::string base) {
 void JsonSchema::Compiled::walk_keyword(std::string_view keyword, const json::value& value, const std::string& base) {
     auto compile_pattern = [&](const std::string& source) {
         if (patterns.contains(source)) return;
+        std::string expression = ecma_pattern(source);
         try {
-            patterns.emplace(source, std::regex(ecma_pattern(source), std::regex::ECMAScript));
+            patterns.emplace(source, Pattern{std::regex(expression, std::regex::ECMAScript | std::regex_constants::__polynomial), false});
+            return;
+        } catch (const std::regex_error&) {
+            // A back-reference, which only the backtracking executor follows; or not a pattern at all.
+        }
+        try {
+            patterns.emplace(source, Pattern{std::regex(expression, std::regex::ECMAScript), true});
         } catch (const std::regex_error&) {
             throw std::invalid_argument("the pattern \"" + source + "\" is not a regular expression this validator understands");
         }

@@ -29,8 +29,19 @@ struct JsonSchema::Compiled {
     std::unordered_map<const boost::json::value*, std::string> base_of;
     /// Each schema object that starts a resource (its $id took effect).
     std::unordered_set<const boost::json::value*> resource_roots;
+    /// A compiled "pattern" or "patternProperties" expression. libstdc++'s default executor
+    /// backtracks by recursion, one level per character: a client's 100 KB string overflowed the
+    /// stack. The polynomial (Thompson) executor keeps no such stack; it cannot follow
+    /// back-references, and a pattern with them keeps the backtracking one and a bound on what it
+    /// is matched against.
+    struct Pattern {
+        std::regex expression;
+        bool backtracking = false;
+    };
+    /// The longest text a backtracking pattern is matched against (far below what overflows).
+    static constexpr std::size_t max_backtracking_text = 1000;
     /// Compiled "pattern" and "patternProperties" expressions, by source text.
-    std::unordered_map<std::string, std::regex> patterns;
+    std::unordered_map<std::string, Pattern> patterns;
     /// unevaluatedProperties/unevaluatedItems appear: evaluation must then collect annotations.
     bool needs_annotations = false;
 
@@ -39,7 +50,7 @@ struct JsonSchema::Compiled {
     /// The schema a reference names from `base`, with the base URI in effect there; nullptr when
     /// the document does not hold it.
     const boost::json::value* resolve(const std::string& base, std::string_view reference, std::string& target_base) const;
-    const std::regex& pattern(const std::string& source) const { return patterns.at(source); }
+    const Pattern& pattern(const std::string& source) const { return patterns.at(source); }
 
 private:
     void walk(const boost::json::value& schema, std::string base);

@@ -3,6 +3,7 @@
 #include "mcp/jsonrpc/JsonWriter.hpp"
 
 #include <cmath>
+#include <functional>
 
 namespace mcp::schema_values {
 namespace json = boost::json;
@@ -43,6 +44,35 @@ bool equal(const json::value& a, const json::value& b) {
         return true;
     }
     return a == b;
+}
+
+std::size_t hash_of(const json::value& value) {
+    auto mix = [](std::size_t seed, std::size_t hash) { return seed ^ (hash + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2)); };
+    switch (value.kind()) {
+    case json::kind::null: return 0x6e756c6c;
+    case json::kind::bool_: return value.get_bool() ? 0x74727565 : 0x66616c73;
+    case json::kind::int64:
+    case json::kind::uint64:
+    case json::kind::double_: {
+        double as_double = number(value);
+        if (as_double == 0) as_double = 0;  // -0.0 equals 0
+        return std::hash<double>{}(as_double);
+    }
+    case json::kind::string: return std::hash<std::string_view>{}(value.get_string());
+    case json::kind::array: {
+        std::size_t seed = 0x61727261;
+        for (const json::value& item : value.get_array()) seed = mix(seed, hash_of(item));
+        return seed;
+    }
+    case json::kind::object: {
+        // A sum: the same members in any order give the same hash.
+        std::size_t sum = 0x6f626a65;
+        for (const auto& [key, member] : value.get_object())
+            sum += mix(std::hash<std::string_view>{}(key), hash_of(member));
+        return sum;
+    }
+    }
+    return 0;
 }
 
 std::size_t code_points(std::string_view text) {

@@ -19,6 +19,8 @@ double number(const boost::json::value& value);
 bool is_integer(const boost::json::value& value);
 /// JSON equality, numbers by value.
 bool equal(const boost::json::value& a, const boost::json::value& b);
+/// A hash that agrees with `equal`: equal values hash alike (1 and 1.0, objects in any key order).
+std::size_t hash_of(const boost::json::value& value);
 /// The length of UTF-8 text in code points, as maxLength and minLength count it.
 std::size_t code_points(std::string_view text);
 /// Whether `value` is of the JSON Schema type named `type` ("integer", "object", …).

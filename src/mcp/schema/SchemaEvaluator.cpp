@@ -6,6 +6,7 @@
 #include "schema/CompiledSchema.hpp"
 #include "schema/JsonValues.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -16,6 +17,7 @@ namespace json = boost::json;
 namespace {
 
 using Draft = JsonSchema::Compiled::Draft;
+using Compiled = JsonSchema::Compiled;
 using namespace schema_values;
 
 /// What a schema evaluated in an instance, for unevaluatedProperties/unevaluatedItems.
@@ -181,8 +183,12 @@ bool Evaluator::evaluate_keywords(const json::object& schema, const json::value&
             return fail("must be at least " + text_of(*limit) + " characters long");
         if (auto* pattern = schema.if_contains("pattern"); pattern && pattern->is_string()) {
             const std::string text(instance.get_string());
-            if (!std::regex_search(text, c_.pattern(std::string(pattern->get_string()))))
-                return fail("must match the pattern " + text_of(*pattern));
+            const Compiled::Pattern& compiled = c_.pattern(std::string(pattern->get_string()));
+            if (compiled.backtracking && text.size() > Compiled::max_backtracking_text)
+                return fail("is over " + std::to_string(Compiled::max_backtracking_text) +
+                            " bytes, too long to check against the pattern " + text_of(*pattern) +
+                            ", which uses back-references");
+            if (!std::regex_search(text, compiled.expression)) return fail("must match the pattern " + text_of(*pattern));
         }
     }
     if (instance.is_array() && !evaluate_array(schema, instance.get_array(), base, local)) return false;
@@ -256,11 +262,22 @@ bool Evaluator::evaluate_array(const json::object& schema, const json::array& ar
     if (auto n = count("maxItems"); n && size > *n) return fail("must have at most " + text_of(schema.at("maxItems")) + " items");
     if (auto n = count("minItems"); n && size < *n) return fail("must have at least " + text_of(schema.at("minItems")) + " items");
     if (auto* unique = schema.if_contains("uniqueItems"); unique && unique->is_bool() && unique->get_bool()) {
-        for (std::size_t i = 0; i < size; ++i)
-            for (std::size_t j = i + 1; j < size; ++j)
-                if (equal(array[i], array[j]))
-                    return fail("must not hold the same item twice (items " + std::to_string(i) + " and " +
-                                std::to_string(j) + " are equal)");
+        // Sorted by a hash that agrees with equality, only items of one hash are compared: a
+        // client's array of a million items costs a sort, not half a trillion comparisons.
+        std::vector<std::pair<std::size_t, std::size_t>> hashes;  // hash, index
+        hashes.reserve(size);
+        for (std::size_t i = 0; i < size; ++i) hashes.emplace_back(hash_of(array[i]), i);
+        std::sort(hashes.begin(), hashes.end());
+        for (std::size_t start = 0; start < size;) {
+            std::size_t end = start + 1;
+            while (end < size && hashes[end].first == hashes[start].first) ++end;
+            for (std::size_t a = start; a < end; ++a)
+                for (std::size_t b = a + 1; b < end; ++b)
+                    if (equal(array[hashes[a].second], array[hashes[b].second]))
+                        return fail("must not hold the same item twice (items " + std::to_string(hashes[a].second) +
+                                    " and " + std::to_string(hashes[b].second) + " are equal)");
+            start = end;
+        }
     }
     // Positional and per-item schemas.
     std::size_t prefix = 0;
@@ -361,7 +378,12 @@ bool Evaluator::evaluate_object(const json::object& schema, const json::value& i
         if (patterns) {
             const std::string key(name);
             for (const auto& [pattern, sub] : *patterns) {
-                if (!std::regex_search(key, c_.pattern(std::string(pattern)))) continue;
+                const Compiled::Pattern& compiled = c_.pattern(std::string(pattern));
+                if (compiled.backtracking && key.size() > Compiled::max_backtracking_text)
+                    return fail("the property name is over " + std::to_string(Compiled::max_backtracking_text) +
+                                " bytes, too long to check against the pattern \"" + std::string(pattern) +
+                                "\", which uses back-references");
+                if (!std::regex_search(key, compiled.expression)) continue;
                 matched = true;
                 if (!child(sub, value, base, key_segment(name))) return false;
             }

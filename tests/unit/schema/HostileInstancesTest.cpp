@@ -1,0 +1,57 @@
+// What a client may send against an application's schema: a string of a megabyte against a
+// `pattern` (libstdc++'s default regex executor recursed once per character and overflowed the
+// stack), and a large array under `uniqueItems` (once compared pair by pair).
+
+#include "mcp/schema/JsonSchema.hpp"
+
+#include <boost/json/parse.hpp>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace json = boost::json;
+
+namespace {
+
+mcp::JsonSchema schema(std::string_view text) { return mcp::JsonSchema::compile(json::parse(text)); }
+
+}  // namespace
+
+TEST(HostileInstances, AMegabyteStringIsCheckedAgainstAPatternWithoutOverflowingTheStack) {
+    mcp::JsonSchema letters = schema(R"({"type": "string", "pattern": "^[a-z]*$"})");
+    std::string long_text(1 << 20, 'a');
+    EXPECT_EQ(letters.validate(json::value(long_text)), std::nullopt);
+    long_text.back() = '7';
+    auto problem = letters.validate(json::value(long_text));
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("must match the pattern"), std::string::npos) << *problem;
+
+    mcp::JsonSchema keys = schema(R"({"type": "object", "patternProperties": {"^(x|y)+$": {"type": "integer"}}})");
+    json::object object;
+    object[std::string(1 << 20, 'x')] = "not an integer";
+    EXPECT_TRUE(keys.validate(object));
+}
+
+TEST(HostileInstances, BackReferencesWorkOnShortTextAndRefuseLongText) {
+    mcp::JsonSchema doubled = schema(R"({"type": "string", "pattern": "^(ab+)\\1$"})");
+    EXPECT_EQ(doubled.validate(json::value("abbabb")), std::nullopt);
+    EXPECT_TRUE(doubled.validate(json::value("abbab")));
+    auto problem = doubled.validate(json::value(std::string(5000, 'b')));
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("back-references"), std::string::npos) << *problem;
+}
+
+TEST(HostileInstances, UniqueItemsOfALargeArrayAndEqualityByValue) {
+    mcp::JsonSchema unique = schema(R"({"type": "array", "uniqueItems": true})");
+    json::array distinct;
+    for (int i = 0; i < 300000; ++i) distinct.push_back(i);
+    EXPECT_EQ(unique.validate(distinct), std::nullopt);
+    json::array same(300000, json::value(0));
+    auto problem = unique.validate(same);
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("items 0 and 1 are equal"), std::string::npos) << *problem;
+    // Equal by value: numbers whatever their form, objects whatever their key order.
+    EXPECT_TRUE(unique.validate(json::parse(R"([1, 2, 1.0])")));
+    EXPECT_TRUE(unique.validate(json::parse(R"([{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}])")));
+    EXPECT_EQ(unique.validate(json::parse(R"([{"a": 1}, {"a": 2}, [1], [[1]], -0.5, 0, false, null, ""])")), std::nullopt);
+}
