@@ -42,7 +42,8 @@ std::variant<NoiseRule, std::string> NoiseRules::add(const json::object& descrip
         !rule.status_min && !rule.status_max && rule.level.empty())
         return std::string("a rule needs something to match: message_regex (or pattern), source_regex, url_regex, "
                            "method, status_min/status_max or level");
-    auto flags = std::regex::ECMAScript | std::regex::icase | std::regex::optimize;
+    // The polynomial executor: the default one recurses once per character of what it reads.
+    auto flags = std::regex::ECMAScript | std::regex::icase | std::regex::optimize | std::regex_constants::__polynomial;
     for (auto [text, compiled, name] : {std::tuple{&rule.message_regex, &rule.message, "message_regex"},
                                         std::tuple{&rule.source_regex, &rule.source, "source_regex"},
                                         std::tuple{&rule.url_regex, &rule.url, "url_regex"}}) {
@@ -51,7 +52,8 @@ std::variant<NoiseRule, std::string> NoiseRules::add(const json::object& descrip
         try {
             *compiled = std::regex(*text, flags);
         } catch (const std::regex_error& e) {
-            return std::string("\"") + name + "\" is not a valid regular expression: " + e.what();
+            return std::string("\"") + name + "\" is not a valid regular expression (back-references are not supported): " +
+                   e.what();
         }
     }
     std::lock_guard lock(mutex_);

@@ -249,16 +249,17 @@ mcp::CallToolResult api_validation(CaptureBuffers& buffers, std::string_view wha
 }
 
 mcp::CallToolResult security_audit(const CaptureBuffers& buffers, std::string_view what, const json::object& arguments) {
-    // libstdc++'s regex matcher recurses per character: a page-made megabyte would overflow the
-    // stack. Secrets are found in the start of each text.
+    // libstdc++'s default regex executor recurses per character: a page-made megabyte would
+    // overflow the stack. The polynomial one does not, and only the start of each text is read.
     constexpr std::size_t scanned_prefix = 4000;
+    constexpr auto linear = std::regex::ECMAScript | std::regex_constants::__polynomial;
     static const std::vector<std::pair<std::string, std::regex>> secrets{
-        {"jwt", std::regex(R"(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})")},
-        {"aws_access_key", std::regex(R"(AKIA[0-9A-Z]{16})")},
-        {"private_key", std::regex(R"(-----BEGIN [A-Z ]*PRIVATE KEY-----)")},
-        {"bearer_token", std::regex(R"([Bb]earer [A-Za-z0-9._~+/-]{20,})")},
+        {"jwt", std::regex(R"(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})", linear)},
+        {"aws_access_key", std::regex(R"(AKIA[0-9A-Z]{16})", linear)},
+        {"private_key", std::regex(R"(-----BEGIN [A-Z ]*PRIVATE KEY-----)", linear)},
+        {"bearer_token", std::regex(R"([Bb]earer [A-Za-z0-9._~+/-]{20,})", linear)},
         {"api_key_parameter", std::regex(R"([?&](api[_-]?key|access[_-]?token|token|secret|password)=[^&\s"]{6,})",
-                                         std::regex::icase)},
+                                         linear | std::regex::icase)},
     };
     auto severity_min = string_argument(arguments, "severity_min").value_or("info");
     const std::vector<std::string> order{"info", "low", "medium", "high", "critical"};

@@ -35,7 +35,8 @@ std::string origins(const json::object& declared, std::string_view key) {
     auto* values = declared.if_contains(key);
     if (!values || !values->is_array()) return list;
     for (const auto& value : values->get_array())
-        if (value.is_string() && std::regex_match(std::string(value.get_string()), origin))
+        // Bounded: the regex executor recurses once per character, and the list is a server's.
+        if (value.is_string() && value.get_string().size() <= 300 && std::regex_match(std::string(value.get_string()), origin))
             list += " " + std::string(value.get_string());
     return list;
 }
