@@ -74,3 +74,46 @@ test('requests reusing an in-flight id are refused, and the first one still comp
   }, 10000), `the id was not freed by cancelling the first call: ${last}; first stream: ${events.slice(-300)}`);
   await reader.cancel();
 });
+
+// A 2025-03-26 session takes JSON-RPC batches. A batch's replies carry no id of their own: they
+// once went to the oldest batch POST still open, so a quick batch behind a slow one was answered
+// on the slow one's stream and its own POST hung; and a batch whose every member was cancelled
+// was never answered at all.
+test('2025-03-26 batches: each POST gets its own replies, and a wholly cancelled batch ends', async () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const initialize = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0,
+    method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batches', version: '1' } } }) });
+  const session = { ...headers, 'mcp-session-id': initialize.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-03-26' };
+  await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+
+  // Long enough for any machine; cancelled below.
+  const slow = await fetch(url, { method: 'POST', headers: session, body: JSON.stringify([{ jsonrpc: '2.0', id: 'slow',
+    method: 'tools/call', params: { name: 'count_slowly', arguments: { to: 1000, interval_ms: 100 }, _meta: { progressToken: 'p' } } }]) });
+  assert.equal(slow.headers.get('content-type'), 'text/event-stream');
+  const reader = slow.body.getReader();
+  const decoder = new TextDecoder();
+  let events = '';
+  const readUntil = async (predicate) => {
+    while (!predicate()) {
+      const { value, done } = await reader.read();
+      if (done) return true;
+      events += decoder.decode(value, { stream: true });
+    }
+    return false;
+  };
+  await readUntil(() => events.includes('notifications/progress'));
+
+  const hang = (ms) => new Promise((resolve) => { setTimeout(() => resolve('no answer'), ms).unref(); });
+  const quick = fetch(url, { method: 'POST', headers: session,
+    body: JSON.stringify([{ jsonrpc: '2.0', id: 'ping-1', method: 'ping' }, { jsonrpc: '2.0', id: 'ping-2', method: 'ping' }]) })
+    .then((response) => response.text());
+  const answer = await Promise.race([quick, hang(20000)]);
+  assert.notEqual(answer, 'no answer', `the quick batch got nothing; the slow stream has: ${events.slice(-400)}`);
+  assert.deepEqual(JSON.parse(answer.replace(/^(event|id|data): ?/gm, '').trim()).map((reply) => reply.id).sort(), ['ping-1', 'ping-2']);
+
+  await fetch(url, { method: 'POST', headers: session,
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'enough' } }) });
+  const ended = await Promise.race([readUntil(() => false), hang(20000)]);
+  assert.equal(ended, true, `the cancelled batch's stream did not end: ${events.slice(-400)}`);
+  assert.ok(!events.includes('ping-1'), 'the quick batch was answered on the slow one');
+});

@@ -43,10 +43,11 @@ struct MCP_API ChannelRead {
 /// What the engine knows of a frame it sends, in JSON-RPC terms. A channel that carries each
 /// request's traffic separately routes by it; a byte stream ignores it.
 struct MCP_API FrameInfo {
-    /// For a response, the id it answers. For a request or notification, the peer's request that
+    /// For a response, the id it answers; for the replies to a batch, the id of its first member
+    /// that has one (null if none has). For a request or notification, the peer's request that
     /// was being served when it was made, if any.
     const RequestId* request = nullptr;
-    /// The frame is a response (with no `request`: the replies to a batch).
+    /// The frame is a response, or the replies to a batch.
     bool response = false;
     /// For an error response, its code.
     int error_code = 0;
@@ -63,8 +64,9 @@ public:
     virtual boost::asio::awaitable<ChannelRead> read() = 0;
     /// Queues one frame for sending; frames leave in the order they were queued.
     virtual void send(std::string_view frame, FrameInfo info = {}) = 0;
-    /// The engine will send no answer to the peer's request `id` (the peer cancelled it). A channel
-    /// that holds something open for the answer may let it go.
+    /// The engine will send no answer to the peer's request `id` (the peer cancelled it; for a
+    /// batch whose every member was cancelled, `id` is its first member's). A channel that holds
+    /// something open for the answer may let it go.
     virtual void request_ended_unanswered(const RequestId& /*id*/) {}
     /// Flushes what was queued and closes; a pending read() then ends with end_of_stream.
     /// May be called more than once.

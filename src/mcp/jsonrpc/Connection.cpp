@@ -31,6 +31,9 @@ struct Connection::Batch {
     std::string replies = "[";
     std::size_t outstanding = 0;
     bool any = false;
+    /// The first member with an id: the channel finds the batch's exchange by it, since two
+    /// batches of one session may be answered in either order.
+    std::optional<RequestId> member;
 };
 
 namespace {
@@ -128,11 +131,13 @@ void Connection::handle_decoded(Decoded&& decoded) {
 void Connection::handle_item(DecodedItem&& item, const std::shared_ptr<Batch>& batch,
                              const std::shared_ptr<const MessageOrigin>& origin) {
     if (auto* error = std::get_if<DecodeError>(&item)) {
+        if (batch && !batch->member && !error->id.is_null()) batch->member = error->id;
         refuse(error->id, error->error, batch);
         return;
     }
     auto& message = std::get<Message>(item);
     if (auto* request = std::get_if<Request>(&message)) {
+        if (batch && !batch->member) batch->member = request->id;
         start_request(std::move(*request), batch, origin);
     } else if (auto* notification = std::get_if<Notification>(&message)) {
         if (auto dispatcher = dispatcher_.lock()) dispatcher->handle_notification(*notification);
@@ -224,9 +229,13 @@ void Connection::deliver_reply(const RequestId& id, const Reply& reply, Batch* b
 }
 
 void Connection::finish_batch_member(Batch& batch) {
-    if (--batch.outstanding == 0 && batch.any) {
+    if (--batch.outstanding != 0) return;
+    if (batch.any) {
         batch.replies += ']';
-        send_frame(batch.replies, FrameInfo{nullptr, true, 0});
+        send_frame(batch.replies, FrameInfo{batch.member ? &*batch.member : nullptr, true, 0});
+    } else if (batch.member && !closed_) {
+        // Every member was cancelled: nothing is sent, and the channel may let the exchange go.
+        channel_->request_ended_unanswered(*batch.member);
     }
 }
 

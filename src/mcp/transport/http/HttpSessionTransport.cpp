@@ -251,6 +251,8 @@ void HttpSessionTransport::request_ended_unanswered(const jsonrpc::RequestId& id
     by_request_.erase(it);
     if (stream->outstanding > 0) --stream->outstanding;
     if (stream->outstanding > 0) return;  // other requests of the same POST are still to answer
+    for (const auto& member : stream->request_ids) by_request_.erase(member);  // a batch's others
+    std::erase(batch_streams_, stream);
     // Nothing more will come on it: the POST ends as an event stream without an answer, which is
     // what a client that cancelled expects.
     if (!stream->events) start_events(stream);
