@@ -37,6 +37,10 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "to loopback)");
     command->add_option("--allow-origin", arguments.allowed_origins, "Origin accepted besides the allowed hosts");
     command->add_option("--max-sessions", arguments.max_sessions, "Sessions at once")->capture_default_str();
+    command->add_option("--max-sessions-per-user", arguments.max_sessions_per_user,
+                        "--auth-issuer: sessions one user (token subject) may hold at once")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+        ->capture_default_str();
     command->add_option("--session-timeout", arguments.session_timeout_seconds,
                         "Seconds before an idle session ends")
         ->capture_default_str()
@@ -67,6 +71,7 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
     options.allowed_hosts = arguments.allowed_hosts;
     options.allowed_origins = arguments.allowed_origins;
     options.max_sessions = arguments.max_sessions;
+    options.max_sessions_per_principal = arguments.max_sessions_per_user;
     options.session_idle_timeout = std::chrono::seconds(arguments.session_timeout_seconds);
     options.max_body_bytes = arguments.max_message_size;
     options.tls_certificate_file = arguments.tls_certificate;

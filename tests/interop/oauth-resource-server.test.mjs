@@ -105,6 +105,27 @@ describe('mcpkit everything behind oauth2-mock-server: every bad token gets the 
     assert.equal(again.status, 200, again.text);
   });
 
+  test('one user holds at most --max-sessions-per-user sessions; another user still gets one', async () => {
+    const limited = await startProtectedEverything(issuerUrl, ['--auth-scope', 'mcp:tools', '--max-sessions-per-user', '3']);
+    const as = async (sub) => `Bearer ${await issuer.issuer.buildToken({
+      scopesOrTransform: (header, payload) => Object.assign(payload, { sub, client_id: 'c', aud: limited.url, scope: 'mcp:tools' }) })}`;
+    const sessions = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = await post(limited.url, await as('carol'));
+      assert.equal(opened.status, 200, opened.text);
+      sessions.push(opened.session);
+    }
+    const refused = await post(limited.url, await as('carol'));
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(JSON.parse(refused.text).error.message, /You hold 3 sessions/);
+    assert.equal((await post(limited.url, await as('dave'))).status, 200);
+    // Ending one makes room again.
+    const ended = await fetch(limited.url, { method: 'DELETE', headers: { Authorization: await as('carol'),
+      'Mcp-Session-Id': sessions[0], 'MCP-Protocol-Version': '2025-11-25' } });
+    assert.equal(ended.status, 200);
+    assert.equal((await post(limited.url, await as('carol'))).status, 200);
+  });
+
   test('a key the issuer adds later is fetched when a token names it (before any made-up key id)', async () => {
     const added = await issuer.issuer.keys.generate('RS256');
     const answer = await post(server.url, `Bearer ${await token({}, { kid: added.kid })}`);

@@ -54,6 +54,9 @@ struct MCP_API StreamableHttpServerOptions {
     std::size_t max_body_bytes = 4 * 1024 * 1024;
     /// Sessions beyond this are refused with 503 until others end.
     std::size_t max_sessions = 10000;
+    /// Behind an authorizer that tells users apart (OAuth): sessions one principal may hold in
+    /// this process, so one user cannot take all of max_sessions from the others.
+    std::size_t max_sessions_per_principal = 1000;
     /// A session with no request and no open stream for this long is ended.
     std::chrono::seconds session_idle_timeout{std::chrono::minutes(30)};
     /// A connection that sends nothing for this long (between requests) is closed.

@@ -8,6 +8,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
+#include <algorithm>
+
 namespace mcp::http {
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -140,6 +142,18 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
                                                       " are kept for a session: send shorter clientInfo and capabilities"));
             return;
         }
+        std::string principal = options_.authorization ? options_.authorization->principal(request.origin.get()) : "";
+        if (!principal.empty()) {
+            auto held = static_cast<std::size_t>(std::count_if(
+                sessions_.begin(), sessions_.end(), [&](const auto& entry) { return entry.second.principal == principal; }));
+            if (held >= options_.max_sessions_per_principal) {
+                request.http->respond(503, error_body(initialize->id, jsonrpc::error_code::internal_error,
+                                                      "You hold " + std::to_string(held) +
+                                                          " sessions, the most one user may: end unused ones with "
+                                                          "DELETE, or let them time out"));
+                return;
+            }
+        }
         if (!store_->create(id, message, options_.max_sessions, options_.session_idle_timeout)) {
             request.http->respond(503, error_body(initialize->id, jsonrpc::error_code::internal_error,
                                                   "Too many sessions (limit " + std::to_string(options_.max_sessions) +
@@ -149,7 +163,7 @@ void McpEndpoint::post_stateful(EndpointRequest& request) {
         version = requested_version(*initialize);
         auto& live = start_session(id);
         live.version = version;
-        if (options_.authorization) live.principal = options_.authorization->principal(request.origin.get());
+        live.principal = std::move(principal);
         live.setup_applied = 1;
         transport = live.transport;
         request.http->set_session_id(id);
