@@ -53,12 +53,16 @@ struct MCP_API Decoded {
     std::shared_ptr<const MessageOrigin> origin;
 };
 
+/// The most members a batch may have; a larger one is one invalid request.
+inline constexpr std::size_t max_batch_members = 1000;
+
 /// Parses frames. Keeps its parser's buffers between calls, so reuse one per connection.
 class MCP_API Decoder {
 public:
     /// A decoder whose parser refuses JSON nested deeper than 64 levels.
     Decoder();
-    /// Parses one frame: a message, a batch, or a parse error; an empty batch is an invalid request.
+    /// Parses one frame: a message, a batch, or a parse error; an empty batch, or one of more than
+    /// max_batch_members, is an invalid request.
     Decoded decode(std::string_view frame);
 
 private:

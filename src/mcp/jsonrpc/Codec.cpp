@@ -37,6 +37,15 @@ Decoded Decoder::decode(std::string_view frame) {
             out.single = invalid(RequestId(), "Invalid request: an empty batch is not a message");
             return out;
         }
+        // Each member costs a decoded item and, in a session, a reply: a body of "[1,1,…]" would
+        // cost a hundred times its size before anything else is checked.
+        if (array.size() > max_batch_members) {
+            out.is_batch = false;
+            out.single = invalid(RequestId(), "Invalid request: a batch of " + std::to_string(array.size()) +
+                                                  " messages; at most " + std::to_string(max_batch_members) +
+                                                  " are taken at once");
+            return out;
+        }
         out.batch.reserve(array.size());
         for (auto& member : array) out.batch.push_back(decode_value(std::move(member)));
         return out;

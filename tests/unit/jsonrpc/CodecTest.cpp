@@ -104,6 +104,21 @@ TEST(Codec, DecodesBatchesMemberByMember) {
     EXPECT_EQ(decode_error("[]").error.code, error_code::invalid_request);
 }
 
+TEST(Codec, ABatchOfMoreThanAThousandIsOneInvalidRequest) {
+    auto batch_of = [](std::size_t members) {
+        std::string text = "[";
+        for (std::size_t i = 0; i < members; ++i) text += i ? ",1" : "1";
+        return text + "]";
+    };
+    Decoder decoder;
+    Decoded most = decoder.decode(batch_of(max_batch_members));
+    EXPECT_TRUE(most.is_batch);
+    EXPECT_EQ(most.batch.size(), max_batch_members);
+    DecodeError refused = decode_error(batch_of(2000000));
+    EXPECT_EQ(refused.error.code, error_code::invalid_request);
+    EXPECT_NE(refused.error.message.find("a batch of 2000000 messages; at most 1000"), std::string::npos) << refused.error.message;
+}
+
 TEST(Codec, EncodesEveryKindAndDecodesItBack) {
     std::vector<Message> messages = {
         Request{RequestId(1), "tools/call", json::parse(R"({"name":"echo","arguments":{"text":"a\"b\n"}})")},
