@@ -41,11 +41,36 @@ struct Annotations {
     }
 };
 
+/// Thrown when a schema needs more steps than its instance warrants: a schema from a server (or
+/// an application) whose allOf/$ref fan out doubles the work at each level, 2^40 steps at 40.
+struct TooManySteps {
+    std::size_t budget;
+};
+
+/// Nodes of a JSON value, up to `limit`: what the step budget grows with.
+std::size_t node_count(const json::value& value, std::size_t limit) {
+    std::size_t count = 1;
+    if (value.is_array())
+        for (const auto& item : value.get_array()) {
+            if (count >= limit) break;
+            count += node_count(item, limit - count);
+        }
+    if (value.is_object())
+        for (const auto& [key, member] : value.get_object()) {
+            if (count >= limit) break;
+            count += node_count(member, limit - count);
+        }
+    return count;
+}
+
 class Evaluator {
 public:
     explicit Evaluator(const JsonSchema::Compiled& compiled) : c_(compiled) {}
 
     bool run(const json::value& instance) {
+        // Room for every keyword of a large schema at each node, and far below a hang.
+        steps_left_ = 100000 + 64 * node_count(instance, std::size_t{1} << 20);
+        budget_ = steps_left_;
         Annotations annotations;
         return evaluate(c_.document, instance, c_.root_uri, annotations);
     }
@@ -117,6 +142,8 @@ private:
     std::vector<PathPart> path_;
     int quiet_ = 0;
     int depth_ = 0;
+    std::size_t steps_left_ = 0;
+    std::size_t budget_ = 0;
 };
 
 bool Evaluator::evaluate(const json::value& schema, const json::value& instance, const std::string& given_base,
@@ -126,6 +153,10 @@ bool Evaluator::evaluate(const json::value& schema, const json::value& instance,
     if (++depth_ > 256) {
         --depth_;
         throw std::invalid_argument("the schema refers to itself without end");
+    }
+    if (steps_left_-- == 0) {
+        --depth_;
+        throw TooManySteps{budget_};
     }
     const std::string* base = &given_base;
     if (auto known = c_.base_of.find(&schema); known != c_.base_of.end()) base = &known->second;
@@ -521,13 +552,22 @@ JsonSchema JsonSchema::compile(const json::value& schema) {
 
 std::optional<std::string> JsonSchema::validate(const json::value& instance) const {
     Evaluator evaluator(*compiled_);
-    if (evaluator.run(instance)) return std::nullopt;
+    try {
+        if (evaluator.run(instance)) return std::nullopt;
+    } catch (const TooManySteps& stop) {
+        return "(root): checking it against the schema took over " + std::to_string(stop.budget) +
+               " steps, too many for a value of its size: the schema's allOf/anyOf/$ref branch out too much";
+    }
     return evaluator.error.value_or("(root): does not match the schema");
 }
 
 bool JsonSchema::is_valid(const json::value& instance) const {
     Evaluator evaluator(*compiled_);
-    return evaluator.run(instance);
+    try {
+        return evaluator.run(instance);
+    } catch (const TooManySteps&) {
+        return false;
+    }
 }
 
 }  // namespace mcp

@@ -1,6 +1,7 @@
 // What a client may send against an application's schema: a string of a megabyte against a
 // `pattern` (libstdc++'s default regex executor recursed once per character and overflowed the
-// stack), and a large array under `uniqueItems` (once compared pair by pair).
+// stack), and a large array under `uniqueItems` (once compared pair by pair). And what a server
+// may declare for the host to check against: a schema whose work doubles at each level.
 
 #include "mcp/schema/JsonSchema.hpp"
 
@@ -54,4 +55,26 @@ TEST(HostileInstances, UniqueItemsOfALargeArrayAndEqualityByValue) {
     EXPECT_TRUE(unique.validate(json::parse(R"([1, 2, 1.0])")));
     EXPECT_TRUE(unique.validate(json::parse(R"([{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}])")));
     EXPECT_EQ(unique.validate(json::parse(R"([{"a": 1}, {"a": 2}, [1], [[1]], -0.5, 0, false, null, ""])")), std::nullopt);
+}
+
+TEST(HostileInstances, ASchemaThatDoublesItsWorkAtEachLevelIsStoppedWithAReason) {
+    // d0 → allOf [d1, d1] → … → d40: 2^40 evaluations of one small value.
+    json::object definitions;
+    for (int level = 0; level < 40; ++level) {
+        std::string next = "#/$defs/d" + std::to_string(level + 1);
+        definitions["d" + std::to_string(level)] =
+            json::object{{"allOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}}}}};
+    }
+    definitions["d40"] = json::object{{"type", "integer"}};
+    json::object document{{"$defs", definitions}, {"$ref", "#/$defs/d0"}};
+    mcp::JsonSchema doubling = mcp::JsonSchema::compile(document);
+    auto problem = doubling.validate(json::value(7));
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("steps"), std::string::npos) << *problem;
+    EXPECT_FALSE(doubling.is_valid(json::value(7)));
+
+    // Ten levels (1024 evaluations) are an ordinary schema's work and pass.
+    definitions["d10"] = json::object{{"type", "integer"}};
+    document["$defs"] = definitions;
+    EXPECT_EQ(mcp::JsonSchema::compile(document).validate(json::value(7)), std::nullopt);
 }
