@@ -172,4 +172,30 @@ describe('mcpkit client against mcpkit everything', () => {
       server.close();
     }
   });
+
+  // A hostile server that answers with an event that never ends once made the client hold it all.
+  test('an event stream that never ends its event is dropped at 64 MiB, naming why', async () => {
+    const chunk = 'x'.repeat(1 << 20);
+    const server = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      response.write('data: ');
+      let sent = 0;
+      const more = () => {
+        while (sent < 80 && response.write(chunk)) sent++;
+        if (sent < 80) response.once('drain', more);  // then silence, the connection kept open
+      };
+      more();
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await clientAsync(['tools', '--no-oauth', '--timeout', '30', '--url',
+        `http://127.0.0.1:${server.address().port}/mcp`]);
+      assert.notEqual(result.code, 0);
+      assert.match(result.stderr, /event stream broke: .*(longer|limit|bytes)/i, result.stderr);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

@@ -88,7 +88,8 @@ void SseParser::line(std::string_view text, const std::function<void(SseEvent&)>
     } else if (field == "retry") {
         if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
             try {
-                retry_ = std::chrono::milliseconds(std::stoll(std::string(value)));
+                // At most ten minutes: a timer of billions of milliseconds overflows its clock.
+                retry_ = std::chrono::milliseconds(std::min<long long>(std::stoll(std::string(value)), 600000));
             } catch (const std::exception&) {
             }
         }

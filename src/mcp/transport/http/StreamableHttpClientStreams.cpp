@@ -40,9 +40,20 @@ asio::awaitable<StreamableHttpClient::EventStream> StreamableHttpClient::open_ev
 asio::awaitable<void> StreamableHttpClient::read_events(HttpExchange& exchange,
                                                        std::optional<jsonrpc::RequestId> waiting_for) {
     auto self = shared_from_this();
-    SseParser parser;
+    // A server that never ends an event must not fill our memory: the longest is a JSON body's.
+    SseParser parser(max_json_body);
     auto origin = related_origin(waiting_for);
-    co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event, origin); });
+    std::string too_long;
+    try {
+        co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event, origin); });
+    } catch (const std::length_error& error) {
+        too_long = error.what();
+    }
+    if (!too_long.empty()) {
+        if (options_.log) options_.log("dropped a server's event stream: " + too_long);
+        if (waiting_for && !answered(*waiting_for)) fail_id(*waiting_for, "the server's event stream broke: " + too_long);
+        co_return;
+    }
     if (!waiting_for || answered(*waiting_for) || closed_ || parser.last_event_id().empty() || legacy_ ||
         open_.given_up(*waiting_for))
         co_return;
@@ -62,19 +73,32 @@ asio::awaitable<void> StreamableHttpClient::resume(std::string last_event_id,
         if (closed_ || answered(waiting_for) || open_.given_up(waiting_for)) co_return;
         EventStream resumed = co_await open_event_stream(last_event_id, &waiting_for);
         if (resumed.is_event_stream()) {
-            SseParser parser;
+            SseParser parser(max_json_body);
             auto origin = related_origin(waiting_for);
-            co_await resumed.exchange->read_events(parser, [&](SseEvent& event) {
-                deliver_event(event, origin);
-                // Done with this stream once the answer is in; the server may keep it open.
-                if (answered(waiting_for)) {
-                    boost::system::error_code ignored;
-                    resumed.connection->lowest().socket().close(ignored);
-                }
-            });
+            std::string too_long;
+            bool progressed = false;
+            try {
+                co_await resumed.exchange->read_events(parser, [&](SseEvent& event) {
+                    progressed = true;
+                    deliver_event(event, origin);
+                    // Done with this stream once the answer is in; the server may keep it open.
+                    if (answered(waiting_for)) {
+                        boost::system::error_code ignored;
+                        resumed.connection->lowest().socket().close(ignored);
+                    }
+                });
+            } catch (const std::length_error& error) {
+                too_long = error.what();
+            }
+            if (!too_long.empty()) {
+                if (!answered(waiting_for)) fail_id(waiting_for, "the server's event stream broke: " + too_long);
+                co_return;
+            }
             if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
             if (parser.retry()) delay = *parser.retry();
-            attempt = -1;  // progress was made: the count starts again
+            // Events came: the count starts again. A stream that ends empty is a failed attempt,
+            // or a server answering every resume with nothing would keep us looping.
+            if (progressed) attempt = -1;
             continue;
         }
         if (resumed.connection && options_.log)
@@ -114,8 +138,17 @@ asio::awaitable<void> StreamableHttpClient::run_get_stream(std::shared_ptr<SendG
             if (options_.log && status != 405) options_.log("GET stream refused with HTTP " + std::to_string(status));
             co_return;
         }
-        SseParser parser;
-        co_await opened.exchange->read_events(parser, [&](SseEvent& event) { deliver_event(event); });
+        SseParser parser(max_json_body);
+        std::string too_long;
+        try {
+            co_await opened.exchange->read_events(parser, [&](SseEvent& event) { deliver_event(event); });
+        } catch (const std::length_error& error) {
+            too_long = error.what();
+        }
+        if (!too_long.empty()) {
+            if (options_.log) options_.log("dropped the server's GET stream: " + too_long);
+            co_return;
+        }
         if (!parser.last_event_id().empty()) last_event_id = parser.last_event_id();
         if (parser.retry()) delay = *parser.retry();
         ++failures;
