@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mcpkit::analyze {
 
@@ -130,15 +131,20 @@ struct Counter {
     }
 };
 
-// `a and b and c` is one BoolOp with three values in Python's ast, two nested nodes here.
+// `a and b and c` is one BoolOp with three values in Python's ast, two nested nodes here. A stack,
+// not recursion: a file of 100,000 `and`s nests as deep, and would overflow the thread's stack.
 void boolean_operands(Counter& counter, TSNode node, std::string_view op) {
-    for (const char* side : {"left", "right"}) {
-        TSNode child = field(node, side);
+    std::vector<TSNode> pending{field(node, "right"), field(node, "left")};  // left comes off first
+    while (!pending.empty()) {
+        TSNode child = pending.back();
+        pending.pop_back();
         TSNode operator_node = field(child, "operator");
-        if (is(child, "boolean_operator") && !ts_node_is_null(operator_node) && counter.tree.text(operator_node) == op)
-            boolean_operands(counter, child, op);
-        else
+        if (is(child, "boolean_operator") && !ts_node_is_null(operator_node) && counter.tree.text(operator_node) == op) {
+            pending.push_back(field(child, "right"));
+            pending.push_back(field(child, "left"));
+        } else {
             counter.operand(child);
+        }
     }
 }
 

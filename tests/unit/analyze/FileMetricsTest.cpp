@@ -78,6 +78,20 @@ def plain():
     EXPECT_EQ(report.parse_errors, 0);
 }
 
+// Radon counts `a and b and c` as one `and` with three operands. A chain of 200,000 nests as
+// deep in the syntax tree and once overflowed the stack of the code that counted it.
+TEST(FileMetrics, ALongBooleanChainIsOneOperatorWithEveryOperand) {
+    std::string source = "x = a";
+    for (int i = 1; i < 200000; ++i) source += i % 2 ? " and b" : " and a";
+    source += "\n";
+    FileReport report = analyze_source("chain.py", source, Language::python);
+    EXPECT_EQ(report.parse_errors, 0);
+    // As radon counts: one `and` (an assignment is no operator) over its 200,000 values, a and b.
+    EXPECT_EQ(report.halstead.total_operators, 1);
+    EXPECT_EQ(report.halstead.total_operands, 200000);
+    EXPECT_EQ(report.halstead.distinct_operands, 2);
+}
+
 TEST(FileMetrics, CComplexityFollowsPmccabesTraditionalCount) {
     const char* source = R"(#include <stdio.h>
 #include "local.h"
