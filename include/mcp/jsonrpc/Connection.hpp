@@ -85,6 +85,10 @@ struct MCP_API ConnectionOptions {
     /// After the peer's input ends, requests still in flight get this long to finish and be
     /// answered (a peer may write its last requests and close at once). Then they are cancelled.
     std::chrono::milliseconds drain_timeout{std::chrono::seconds(10)};
+    /// The peer's requests that may run at once. Past it a request is answered at once with
+    /// error_code::too_many_requests and its params are let go: without a cap, a peer that keeps
+    /// sending slow requests (or, over HTTP, posts and hangs up) holds memory without bound.
+    std::size_t max_requests_in_flight = 256;
     /// Called for each frame the peer sent that we could not accept, after the error reply.
     std::function<void(const ErrorObject&)> on_protocol_error;
 };

@@ -14,6 +14,10 @@ inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 /// The handler failed in a way that is not the caller's fault.
 inline constexpr int internal_error = -32603;
+/// Sent to a peer with more requests in flight than ConnectionOptions::max_requests_in_flight: the
+/// request was not run, and may be sent again once earlier ones are answered. In JSON-RPC's
+/// implementation-defined range, clear of the local outcomes below.
+inline constexpr int too_many_requests = -32005;
 
 // Local outcomes of our own requests. The first two are in JSON-RPC's implementation-defined range
 // (-32000…-32099) and use the TypeScript SDK's codes, so logs read the same across implementations;

@@ -61,6 +61,9 @@ struct MCP_API ServerOptions {
     /// Timeout of requests the server sends to the client (sampling, elicitation, roots). Default 5 min,
     /// because a person may be answering.
     std::chrono::milliseconds client_request_timeout{std::chrono::minutes(5)};
+    /// Requests of one client session that may run at once; past it a request is refused with
+    /// jsonrpc::error_code::too_many_requests (answers that need no waiting do not count).
+    std::size_t max_requests_in_flight = 256;
     /// The 2026-07-28 cache hint on list results and server/discover.
     CacheHint list_cache;
     CacheHint read_cache;  ///< The hint for resources/read results (`list_cache` is for lists and discovery).

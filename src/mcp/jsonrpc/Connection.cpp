@@ -175,6 +175,15 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
         answer_at_once(inbound.id, *immediate, batch);
         return;
     }
+    if (inbound_.size() >= options_.max_requests_in_flight) {
+        ErrorObject error{error_code::too_many_requests,
+                          "Too many requests in flight: " + std::to_string(inbound_.size()) +
+                              " of this connection are still running, the most it serves at once; the request "
+                              "was not run. Wait for answers (or cancel some) before sending more.",
+                          nullptr};
+        refuse(inbound.id, error, batch);
+        return;
+    }
     auto [entry, inserted] = inbound_.try_emplace(inbound.id);
     inbound.cancellation = entry->second.token();
     if (batch) ++batch->outstanding;

@@ -239,6 +239,7 @@ asio::awaitable<void> Server::serve(std::shared_ptr<Transport> transport) {
     auto session = std::make_shared<detail::ServerSession>(state);
     jsonrpc::ConnectionOptions options;
     options.default_timeout = state->options.client_request_timeout;
+    options.max_requests_in_flight = state->options.max_requests_in_flight;
     auto weak_connection = std::make_shared<std::weak_ptr<jsonrpc::Connection>>();
     options.on_request_abandoned = [weak_connection](const jsonrpc::RequestId& id, const std::string& reason) {
         if (auto connection = weak_connection->lock())

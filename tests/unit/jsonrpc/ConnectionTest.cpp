@@ -117,6 +117,34 @@ TEST(Connection, RefusesADuplicateIdWhileTheFirstIsInFlight) {
     });
 }
 
+TEST(Connection, RefusesRequestsPastTheInFlightCapAndServesAgainOnceAnswered) {
+    Fixture f(ConnectionOptions{.max_requests_in_flight = 2});
+    run(f.io, [&]() -> asio::awaitable<void> {
+        f.send(R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"delay_ms":300}})");
+        f.send(R"({"jsonrpc":"2.0","id":2,"method":"echo","params":{"delay_ms":300}})");
+        f.send(R"({"jsonrpc":"2.0","id":3,"method":"echo","params":{"delay_ms":0}})");
+        json::value refused = co_await f.receive();
+        EXPECT_EQ(refused.at("id"), json::value(3));
+        EXPECT_EQ(refused.at("error").at("code"), json::value(error_code::too_many_requests));
+        EXPECT_NE(refused.at("error").at("message").as_string().find("in flight"), json::string::npos);
+        EXPECT_TRUE((co_await f.receive()).as_object().contains("result"));
+        EXPECT_TRUE((co_await f.receive()).as_object().contains("result"));
+        // Once both are answered the cap is free again. A batch's members count one by one.
+        f.connection->set_allow_batches(true);
+        f.send(R"([{"jsonrpc":"2.0","id":4,"method":"echo","params":{"delay_ms":100}},)"
+               R"({"jsonrpc":"2.0","id":5,"method":"echo","params":{"delay_ms":100}},)"
+               R"({"jsonrpc":"2.0","id":6,"method":"echo","params":{"delay_ms":0}}])");
+        json::value batch = co_await f.receive();
+        CO_ASSERT_TRUE(batch.is_array());
+        CO_ASSERT_EQ(batch.as_array().size(), 3u);
+        std::map<std::int64_t, json::value> members;
+        for (const auto& member : batch.as_array()) members[member.at("id").as_int64()] = member;
+        EXPECT_TRUE(members[4].as_object().contains("result"));
+        EXPECT_TRUE(members[5].as_object().contains("result"));
+        EXPECT_EQ(members[6].at("error").at("code"), json::value(error_code::too_many_requests));
+    });
+}
+
 TEST(Connection, RefusesBatchesUnlessAllowed) {
     Fixture f;
     run(f.io, [&]() -> asio::awaitable<void> {
