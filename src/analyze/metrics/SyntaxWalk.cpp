@@ -268,7 +268,10 @@ private:
 
     void open_function(TSNode node, Frame& frame, const char* kind) {
         FunctionMetrics function;
-        std::string name = function_name(tree_, node);
+        // The node's own frame is not pushed yet: the last frame is its parent.
+        TSNode parent = frames_.empty() ? TSNode{} : frames_.back().node;
+        TSNode grandparent = frames_.size() < 2 ? TSNode{} : frames_[frames_.size() - 2].node;
+        std::string name = function_name(tree_, node, parent, grandparent);
         std::string receiver = receiver_type(tree_, node);
         // A type directly around the function (not around an enclosing function) makes it a method.
         bool in_type = !types_.empty() && types_.back().scope_depth == static_cast<int>(scopes_.size());

@@ -48,8 +48,8 @@ std::string c_declarator_name(const SyntaxTree& tree, TSNode declarator) {
 // A closure passed to a call (callbacks, tests, handlers) is named after the call, with the call's
 // first argument when that is a string: `test("parses empty input") callback`, `items.map callback`.
 // A report full of `<anonymous>` says nothing about which callback is the complex one.
-std::string callback_name(const SyntaxTree& tree, TSNode arguments) {
-    TSNode call = ts_node_parent(arguments);
+std::string callback_name(const SyntaxTree& tree, TSNode arguments, TSNode call) {
+    if (ts_node_is_null(call)) return "<anonymous>";
     TSNode callee = field(call, "function");
     if (ts_node_is_null(callee)) callee = field(call, "name");  // Java's method_invocation
     std::string_view name = ts_node_is_null(callee) ? std::string_view() : tree.text(callee);
@@ -72,7 +72,7 @@ std::string callback_name(const SyntaxTree& tree, TSNode arguments) {
 
 }  // namespace
 
-std::string function_name(const SyntaxTree& tree, TSNode function) {
+std::string function_name(const SyntaxTree& tree, TSNode function, TSNode parent, TSNode grandparent) {
     const char* type = ts_node_type(function);
     if (std::strcmp(type, "function_definition") == 0 && tree.language() != Language::python) {
         std::string name = c_declarator_name(tree, field(function, "declarator"));
@@ -81,7 +81,6 @@ std::string function_name(const SyntaxTree& tree, TSNode function) {
     TSNode name = field(function, "name");
     if (!ts_node_is_null(name)) return text_of(tree, name);
     // A closure: name it after what it is assigned to.
-    TSNode parent = ts_node_parent(function);
     if (is(parent, "variable_declarator") || is(parent, "public_field_definition") || is(parent, "field_definition")) {
         TSNode target = field(parent, "name");
         if (ts_node_is_null(target)) target = field(parent, "property");
@@ -91,7 +90,7 @@ std::string function_name(const SyntaxTree& tree, TSNode function) {
     if (is(parent, "assignment_expression")) return text_of(tree, field(parent, "left"));
     if (is(parent, "let_declaration") || is(parent, "short_var_declaration"))
         return text_of(tree, field(parent, is(parent, "let_declaration") ? "pattern" : "left"));
-    if (is(parent, "arguments") || is(parent, "argument_list")) return callback_name(tree, parent);
+    if (is(parent, "arguments") || is(parent, "argument_list")) return callback_name(tree, parent, grandparent);
     return "<anonymous>";
 }
 

@@ -10,8 +10,10 @@
 namespace mcpkit::analyze {
 
 /// The function's own name ("<anonymous>" when it has none); for closures, the variable,
-/// property or field it is assigned to, if any.
-std::string function_name(const SyntaxTree& tree, TSNode function);
+/// property or field it is assigned to, if any, or the call it is passed to. The caller gives the
+/// function's parent and grandparent (null nodes at the root): ts_node_parent searches down from the
+/// root, which made deeply nested closures quadratic.
+std::string function_name(const SyntaxTree& tree, TSNode function, TSNode parent, TSNode grandparent);
 /// Go methods: the receiver's type ("Server" for `func (s *Server) Run()`), else empty.
 std::string receiver_type(const SyntaxTree& tree, TSNode function);
 /// The type's name, or empty for anonymous ones and for mere references (`struct x;`,
