@@ -1,7 +1,8 @@
 // An MCP server (official TypeScript SDK, stdio) that misbehaves on request, for the host's
 // tests: a tool that never answers, one that kills the server mid-call, one that fails, one whose
 // failures can be switched off (to watch a breaker close again), and one that adds a tool.
-// It also has a tool it redefines on request, and any extra tools named on the command line.
+// It also has a tool it redefines on request, one that floods list_changed, and any extra tools
+// named on the command line.
 //   node host-fault-server.mjs [--state FILE] [--tool NAME]…   (FILE: "fail" or "ok", read on each `flaky` call)
 import fs from 'node:fs';
 
@@ -45,6 +46,18 @@ server.registerTool('add_tool', { description: 'Adds the tool "late"', inputSche
   return { content: [{ type: 'text', text: 'added' }] };
 });
 
+// A flood of tools/list_changed, and how many tools/list requests came since it began (the
+// host should refresh one list at a time, not once per notification).
+let toolsListCalls = 0;
+server.registerTool('flood_list_changed', { description: 'Sends notifications/tools/list_changed COUNT times', inputSchema: { count: z.number() }, ...readOnly },
+  async ({ count }) => {
+    toolsListCalls = 0;
+    for (let i = 0; i < count; i++) await server.server.notification({ method: 'notifications/tools/list_changed' });
+    return { content: [{ type: 'text', text: `sent ${count}` }] };
+  });
+server.registerTool('tools_list_calls', { description: 'tools/list requests since the last flood', inputSchema: {}, ...readOnly },
+  () => ({ content: [{ type: 'text', text: String(toolsListCalls) }] }));
+
 // A tool whose server redefines it on request (a new description and a new argument), as a
 // hostile server would after the user allowed it always.
 const note = server.registerTool('note', { description: 'Writes a note', inputSchema: { text: z.string() } },
@@ -65,4 +78,10 @@ for (let i = process.argv.indexOf('--tool'); i !== -1; i = process.argv.indexOf(
 }
 
 console.error('host-fault-server: ready');
-await server.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+await server.connect(transport);
+const deliver = transport.onmessage;
+transport.onmessage = (message, extra) => {
+  if (message.method === 'tools/list') toolsListCalls++;
+  deliver(message, extra);
+};

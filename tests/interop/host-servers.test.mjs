@@ -244,6 +244,15 @@ describe('what servers ask of the host', () => {
     assert.match(posts().at(-1).body.messages.filter((m) => m.role === 'tool').at(-1).content, /faults__late/);
   });
 
+  test('list_changed flood: one refresh at a time, not one per notification', async () => {
+    await chat(page, 'call faults__flood_list_changed {"count":300}');
+    llm.reset();
+    await chat(page, 'call faults__tools_list_calls {}');
+    const calls = Number(resultText(lastCompleted(page)));
+    // The first notification starts a refresh and the others ask for one more after it.
+    assert.ok(calls >= 1 && calls <= 4, `${calls} tools/list requests for 300 notifications`);
+  });
+
   test('stop: the LLM stream is aborted and a running tool is cancelled through MCP', async () => {
     page.send('message', { text: 'slow 50 200' });
     await page.next('text', () => true);

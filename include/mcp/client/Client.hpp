@@ -92,6 +92,10 @@ struct MCP_API ClientOptions {
     /// (2025-11-25, as learnt from list_tools). call_tool follows the task to its end and answers
     /// its questions with the handlers above, so callers see an ordinary result.
     bool tasks = false;
+    /// The most one list (list_tools, list_resources, … over all their pages) may hold in memory,
+    /// measured as its strings plus a JSON node's size per value. A longer list fails with an
+    /// mcp::Error rather than let a broken or hostile server grow the client without bound.
+    std::size_t max_list_bytes = std::size_t{64} << 20;
     /// Where the client reports what it ignored (e.g. a tool it cannot call). Default: nothing.
     std::function<void(std::string_view)> log;
 };

@@ -141,7 +141,7 @@ asio::awaitable<void> ServerConnection::connect_once() {
         if (!self || self->generation_ != generation) return;
         if (method == "notifications/tools/list_changed" || method == "notifications/prompts/list_changed" ||
             method == "notifications/resources/list_changed") {
-            asio::co_spawn(self->executor_, self->refresh_lists(), asio::detached);
+            self->schedule_refresh();
             return;
         }
         if (self->callbacks_.on_notification) self->callbacks_.on_notification(self->entry_.name, method, params);
@@ -180,6 +180,27 @@ asio::awaitable<void> ServerConnection::connect_once() {
     }
     restarts_ = 0;
     set_state(ServerState::ready);
+}
+
+void ServerConnection::schedule_refresh() {
+    refresh_again_ = true;
+    if (refreshing_) return;
+    refreshing_ = true;
+    asio::co_spawn(executor_, refresh_until_settled(), asio::detached);
+}
+
+asio::awaitable<void> ServerConnection::refresh_until_settled() {
+    auto self = shared_from_this();
+    while (refresh_again_) {
+        refresh_again_ = false;
+        try {
+            co_await refresh_lists();
+        } catch (const std::exception& e) {
+            // The lists offered so far stay; a dead connection is noticed by the next call.
+            if (callbacks_.log) callbacks_.log(entry_.name + ": could not refresh the lists: " + e.what());
+        }
+    }
+    refreshing_ = false;
 }
 
 asio::awaitable<void> ServerConnection::refresh_lists() {

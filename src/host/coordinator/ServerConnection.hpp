@@ -79,6 +79,10 @@ public:
 private:
     boost::asio::awaitable<void> connect_once();
     boost::asio::awaitable<void> refresh_lists();
+    /// A list_changed notification: refreshes, or, while a refresh runs, has it run once more
+    /// after (a server sending a flood of them costs one refresh at a time, not one each).
+    void schedule_refresh();
+    boost::asio::awaitable<void> refresh_until_settled();
     void schedule_restart();
     void set_state(ServerState state, std::string error = {});
     std::shared_ptr<mcp::Transport> make_transport();
@@ -101,6 +105,8 @@ private:
     int restarts_ = 0;
     bool stopping_ = false;
     bool starting_ = false;
+    bool refreshing_ = false;      ///< a refresh_until_settled runs
+    bool refresh_again_ = false;   ///< a list changed while it ran
     std::uint64_t generation_ = 0;  ///< which connection callbacks belong to
     std::vector<std::shared_ptr<boost::asio::steady_timer>> start_waiters_;
 };

@@ -212,18 +212,57 @@ asio::awaitable<json::object> Client::request(std::string_view method, json::obj
 
 asio::awaitable<void> Client::ping() { co_await request(methods::ping); }
 
+namespace {
+/// About the memory a JSON value holds: its strings and keys, and a node's overhead for each value.
+/// Iterative, as a page's nesting is the server's to choose.
+std::size_t memory_footprint(const json::value& root) {
+    constexpr std::size_t per_node = sizeof(json::value);
+    std::size_t total = 0;
+    std::vector<const json::value*> pending{&root};
+    while (!pending.empty()) {
+        const json::value* value = pending.back();
+        pending.pop_back();
+        total += per_node;
+        if (value->is_string()) {
+            total += value->get_string().size();
+        } else if (value->is_array()) {
+            for (const auto& item : value->get_array()) pending.push_back(&item);
+        } else if (value->is_object()) {
+            for (const auto& [key, item] : value->get_object()) {
+                total += key.size() + per_node;
+                pending.push_back(&item);
+            }
+        }
+    }
+    return total;
+}
+}  // namespace
+
 asio::awaitable<std::vector<json::object>> Client::list_all(std::string_view method, std::string_view key) {
     std::vector<json::object> items;
+    std::size_t held = 0;
     std::optional<std::string> cursor;
+    const std::size_t limit = session_->options.max_list_bytes;
     for (int page = 0; page < 10000; ++page) {
         json::object params;
         if (cursor) params["cursor"] = *cursor;
         json::object result = co_await request(method, std::move(params));
-        if (auto* list = result.if_contains(key); list && list->is_array())
-            for (auto& item : list->get_array())
-                if (item.is_object()) items.push_back(std::move(item.get_object()));
+        if (auto* list = result.if_contains(key); list && list->is_array()) {
+            for (auto& item : list->get_array()) {
+                if (!item.is_object()) continue;
+                held += memory_footprint(item);
+                if (held > limit)
+                    throw Error(error_code::internal_error,
+                                "The server's " + std::string(method) + " holds more than " + std::to_string(limit >> 20) +
+                                    " MiB after " + std::to_string(items.size()) +
+                                    " items; it was not kept (ClientOptions::max_list_bytes sets the limit)");
+                items.push_back(std::move(item.get_object()));
+            }
+        }
         auto* next = result.if_contains("nextCursor");
         if (!next || !next->is_string() || next->get_string().empty()) break;
+        // A server that hands back the cursor it was given would page for ever.
+        if (cursor && *cursor == next->get_string()) break;
         cursor = std::string(next->get_string());
     }
     co_return items;

@@ -24,6 +24,42 @@ TEST(Client, KnowsTheServerAfterInitialize) {
     });
 }
 
+namespace {
+/// 40 tools of about 10 KB each, two to a page: about 400 KB in all.
+void add_wordy_tools(ServerClientFixture& f) {
+    for (int i = 0; i < 40; ++i)
+        f.server.add_tool(Tool{.name = "tool" + std::to_string(i), .description = std::string(10000, 'd')},
+                          [](ToolCall&) { return CallToolResult::text("x"); });
+}
+}  // namespace
+
+TEST(Client, RefusesAListThatOutgrowsMaxListBytes) {
+    ServerClientFixture f({.page_size = 2});
+    add_wordy_tools(f);
+    ClientOptions small;
+    small.max_list_bytes = 100000;
+    f.with_client(small, [&](Client& client) -> asio::awaitable<void> {
+        std::string failure;
+        try {
+            co_await client.list_tools();
+        } catch (const Error& e) {
+            failure = e.what();
+        }
+        EXPECT_NE(failure.find("max_list_bytes"), std::string::npos) << failure;
+        EXPECT_NE(failure.find("tools/list"), std::string::npos) << failure;
+    });
+}
+
+TEST(Client, KeepsAListWithinMaxListBytes) {
+    ServerClientFixture f({.page_size = 2});
+    add_wordy_tools(f);
+    ClientOptions ample;
+    ample.max_list_bytes = 1000000;
+    f.with_client(ample, [&](Client& client) -> asio::awaitable<void> {
+        EXPECT_EQ((co_await client.list_tools()).size(), 40u);
+    });
+}
+
 TEST(Client, ListsFollowCursorsAcrossPages) {
     ServerClientFixture f({.page_size = 2});
     for (int i = 0; i < 5; ++i)
