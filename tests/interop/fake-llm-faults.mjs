@@ -7,15 +7,18 @@
 //                                    end: Anthropic documents `event: error` with overloaded_error mid-stream
 //                                    (https://docs.claude.com/en/docs/build-with-claude/streaming#error-events);
 //                                    a request without streaming gets the overloaded status instead.
+//   { flood: 'text' | 'calls' }      (OpenAI, streaming) a hostile or broken provider: text until 256 MiB, or
+//                                    1,500 tool calls each at a new index, unless the client hangs up first
 import { googleError, openaiError } from './fake-llm-formats.mjs';
 import { anthropicError } from './fake-llm-anthropic.mjs';
 
 export function checkFaults(list) {
   const faults = Array.isArray(list) ? list : [list];
   for (const fault of faults) {
-    if (!(fault && (fault.drop === true || fault.empty === true || fault.overloaded === true || Number.isInteger(fault.status)))) {
-      throw new TypeError('a fault is {status, retryAfter?}, {drop: true, afterChunks?}, {empty: true} or {overloaded: true, afterChunks?}, '
-        + `not ${JSON.stringify(fault)}`);
+    if (!(fault && (fault.drop === true || fault.empty === true || fault.overloaded === true || Number.isInteger(fault.status)
+      || fault.flood === 'text' || fault.flood === 'calls'))) {
+      throw new TypeError('a fault is {status, retryAfter?}, {drop: true, afterChunks?}, {empty: true}, {overloaded: true, afterChunks?} '
+        + `or {flood: 'text'|'calls'}, not ${JSON.stringify(fault)}`);
     }
   }
   return faults;

@@ -127,6 +127,25 @@ function empty(res, asArray, streaming) {
   res.end();
 }
 
+/** The `flood` fault (OpenAI streaming): more text, or more tool calls, than any real answer holds. */
+async function flood(res, kind) {
+  let gone = false;
+  res.on('close', () => { gone = true; });
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: 'chatcmpl-flood', object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const text = 'flood '.repeat(10000);
+  const rounds = kind === 'calls' ? 1500 : Math.ceil((256 << 20) / text.length);
+  for (let i = 0; i < rounds && !gone; i++) {
+    await write(res, chunk(kind === 'calls'
+      ? { tool_calls: [{ index: i, id: `call_flood_${i}`, type: 'function', function: { name: 'host_flood_tool', arguments: '{}' } }] }
+      : { content: text }));
+  }
+  if (gone) return;
+  await write(res, chunk({}, kind === 'calls' ? 'tool_calls' : 'stop'));
+  res.end('data: [DONE]\n\n');
+}
+
 /**
  * Starts the fake on 127.0.0.1. `apiKey: null` accepts any caller (as Ollama does). `maxRecorded`
  * bounds the recorded requests (oldest dropped first). `models` are the ids GET …/models lists
@@ -198,6 +217,7 @@ export async function startFakeLlm({ port = 0, tls = null, apiKey = 'test-key', 
       return sendJson(res, status, errorBody, headers);
     }
     if (fault?.empty) return empty(res, asArray, streaming);
+    if (fault?.flood && api.format === 'openai' && streaming) return flood(res, fault.flood);
 
     const auth = authProblem(api.format, req.headers, url);
     if (auth) return sendJson(res, auth.status, auth.body);

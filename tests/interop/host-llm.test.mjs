@@ -223,6 +223,24 @@ describe('the provider failing', () => {
     });
   });
 
+  test('a provider that floods: text past 32 MiB, or more than 1000 tool calls, ends the turn with a reason', async () => {
+    await withHost({}, async (page) => {
+      llm.reset();
+      llm.failNext([{ flood: 'calls' }]);
+      const calls = await chat(page, 'echo never');
+      assert.equal(calls.state, 'failed');
+      assert.match(calls.message, /more than 1000 tool calls at once; none of them was run/);
+      assert.equal(calls.frames.filter((f) => f.type === 'status' && f.payload.state === 'processing').length, 0, 'no call ran');
+
+      llm.failNext([{ flood: 'text' }]);
+      const text = await chat(page, 'echo never');
+      assert.equal(text.state, 'failed');
+      assert.match(text.message, /answer grew past 32 MiB and was cut there/, text.details);
+      assert.equal(llm.requests.length, 2, 'not retried');
+      assert.equal((await chat(page, 'echo still here')).text, 'still here');
+    });
+  });
+
   test('a wrong API key: not retried, the error says which variable to check', async () => {
     // The fake accepts only 'test-key'.
     const host = await startHost({ config, llm: { url: llm.url, apiKey: 'wrong-key' } });

@@ -75,6 +75,7 @@ void GeminiAnswerReader::read_part(const json::object& part) {
     if (auto* args = call_object.if_contains("args"); args && args->is_object()) call.arguments = args->get_object();
     else if (args && !args->is_null()) call.arguments_error = "the arguments must be an object";
     if (auto* signature = part.if_contains("thoughtSignature")) call.provider_data["thoughtSignature"] = *signature;
+    if (reply_.tool_calls.size() >= max_tool_calls_per_answer) throw too_many_tool_calls_error("gemini");
     reply_.tool_calls.push_back(std::move(call));
 }
 

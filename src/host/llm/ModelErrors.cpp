@@ -188,4 +188,19 @@ ModelError unreadable_event_error(std::string_view provider, std::string_view da
                       std::string(provider) + " sent an event that is not JSON: " + shortened(data, 200), 0, true);
 }
 
+ModelError answer_too_long_error(std::string_view provider) {
+    return ModelError(provider_title(provider) + "'s answer grew past " + std::to_string(max_streamed_answer >> 20) +
+                          " MiB and was cut there. Ask for a shorter answer.",
+                      std::string(provider) + " streamed more than " + std::to_string(max_streamed_answer) + " bytes",
+                      0, false);
+}
+
+ModelError too_many_tool_calls_error(std::string_view provider) {
+    return ModelError(provider_title(provider) + "'s answer asked for more than " +
+                          std::to_string(max_tool_calls_per_answer) + " tool calls at once; none of them was run.",
+                      std::string(provider) + " sent more than " + std::to_string(max_tool_calls_per_answer) +
+                          " tool calls in one answer",
+                      0, false);
+}
+
 }  // namespace mcpkit::host

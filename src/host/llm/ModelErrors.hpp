@@ -36,4 +36,14 @@ ModelError empty_answer_error(std::string_view provider);
 /// An event that is not JSON even after mending split surrogates: the stream cannot be read.
 ModelError unreadable_event_error(std::string_view provider, std::string_view data);
 
+/// The most a streamed answer may weigh, and the most tool calls one answer may hold: past them
+/// the stream is broken or hostile, and keeping it would grow the host without bound.
+inline constexpr std::size_t max_streamed_answer = std::size_t{32} << 20;
+inline constexpr std::size_t max_tool_calls_per_answer = 1000;
+
+/// An answer past max_streamed_answer; not retried (the same request would do it again).
+ModelError answer_too_long_error(std::string_view provider);
+/// An answer with more than max_tool_calls_per_answer calls; not retried.
+ModelError too_many_tool_calls_error(std::string_view provider);
+
 }  // namespace mcpkit::host

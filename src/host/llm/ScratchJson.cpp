@@ -5,7 +5,7 @@
 namespace mcpkit::host {
 namespace json = boost::json;
 
-ScratchJson::ScratchJson() : memory_(initial_, sizeof initial_), parser_(json::storage_ptr(), json::parse_options{.max_depth = 64}) {}
+ScratchJson::ScratchJson() : parser_(json::storage_ptr(), json::parse_options{.max_depth = 64}) {}
 
 const json::value* ScratchJson::parse(std::string_view text) {
     if (const json::value* document = parse_once(text)) return document;
@@ -16,8 +16,9 @@ const json::value* ScratchJson::parse(std::string_view text) {
 
 const json::value* ScratchJson::parse_once(std::string_view text) {
     document_.reset();  // trivial: nothing in the buffer is freed one by one
-    memory_.release();
-    parser_.reset(json::storage_ptr(&memory_));
+    parser_.reset();    // lets go of the old memory before it is replaced
+    memory_.emplace(initial_, sizeof initial_);
+    parser_.reset(json::storage_ptr(&*memory_));
     boost::system::error_code ec;
     parser_.write(text.data(), text.size(), ec);
     if (ec) {

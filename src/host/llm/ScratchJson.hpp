@@ -32,7 +32,9 @@ private:
     const boost::json::value* parse_once(std::string_view text);
     std::string mended_;
     alignas(std::max_align_t) unsigned char initial_[4096];
-    boost::json::monotonic_resource memory_;
+    /// Made anew for each event: release() would keep the doubled size of the next block, so each
+    /// event past the first buffer doubled it again until allocating failed (Boost 1.81).
+    std::optional<boost::json::monotonic_resource> memory_;
     boost::json::parser parser_;
     std::optional<boost::json::value> document_;
 };

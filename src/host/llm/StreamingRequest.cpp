@@ -97,11 +97,17 @@ boost::asio::awaitable<void> stream_events(ProviderConnections& connections, mcp
     std::string head_of_body;
     bool streaming = false;
     bool too_long = false;  // past max_whole_answer: kept no further, so never kept with a gap
+    std::size_t received = 0;
     std::function<void(mcp::SseEvent&)> on_data = [&](mcp::SseEvent& event) {
         streaming = true;
         on_event(event.type, event.data);
     };
     std::function<void(std::string_view)> on_bytes = [&](std::string_view bytes) {
+        received += bytes.size();
+        if (received > max_streamed_answer) {
+            answer.flush();  // what was read stays shown, and kept with the error
+            throw answer_too_long_error(provider);
+        }
         too_long = too_long || head_of_body.size() + bytes.size() > max_whole_answer;
         if (!streaming && !too_long) head_of_body.append(bytes);
         try {

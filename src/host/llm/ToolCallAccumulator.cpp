@@ -1,5 +1,6 @@
 #include "host/llm/ToolCallAccumulator.hpp"
 
+#include "host/llm/ModelErrors.hpp"
 #include "host/llm/SurrogateHalves.hpp"
 
 #include <mcp/JsonFields.hpp>
@@ -27,14 +28,20 @@ ToolCallAccumulator::Partial& ToolCallAccumulator::target(const json::object& de
             if (!id.empty() && !it->id.empty() && id != it->id) break;
             return *it;
         }
-        calls_.push_back({index, {}, {}, {}, {}});
+        start_call(index);
         return calls_.back();
     }
     // No index: an id or a name begins a call, unless it repeats the last call's.
     bool starts = calls_.empty() || (!id.empty() && id != calls_.back().id) ||
                   (id.empty() && !name.empty() && !calls_.back().name.empty());
-    if (starts) calls_.push_back({std::nullopt, {}, {}, {}, {}});
+    if (starts) start_call(std::nullopt);
     return calls_.back();
+}
+
+void ToolCallAccumulator::start_call(std::optional<long long> index) {
+    // Also what keeps target's search of the calls from growing without bound.
+    if (calls_.size() >= max_tool_calls_per_answer) throw too_many_tool_calls_error(provider_);
+    calls_.push_back({index, {}, {}, {}, {}});
 }
 
 void ToolCallAccumulator::add(const json::object& delta) {

@@ -25,7 +25,9 @@ namespace mcpkit::host {
 
 class ToolCallAccumulator {
 public:
-    /// One element of `delta.tool_calls`.
+    /// `provider` names the sender in errors ("openai", or another OpenAI-compatible one).
+    explicit ToolCallAccumulator(std::string provider = "openai") : provider_(std::move(provider)) {}
+    /// One element of `delta.tool_calls`. Past max_tool_calls_per_answer calls, throws the ModelError.
     void add(const boost::json::object& delta);
     bool empty() const { return calls_.empty(); }
     /// The calls in the order they started.
@@ -40,6 +42,8 @@ private:
         boost::json::object provider_data;
     };
     Partial& target(const boost::json::object& delta);
+    void start_call(std::optional<long long> index);
+    std::string provider_;
     std::vector<Partial> calls_;
 };
 

@@ -210,6 +210,23 @@ TEST(GeminiAnswers, ThoughtsApartCallsWithSignaturesAndEachFinishReasonSaid) {
     EXPECT_THROW(read_gemini({R"({"promptFeedback":{"blockReason":"SAFETY"}})"}, sink), ModelError);
 }
 
+TEST(GeminiAnswers, MoreToolCallsThanAnyAnswerHoldsAreRefused) {
+    auto calls_event = [](std::size_t count) {
+        std::string parts;
+        for (std::size_t i = 0; i < count; ++i) parts += std::string(i ? "," : "") + R"({"functionCall":{"name":"w__get","args":{}}})";
+        return R"({"candidates":[{"content":{"role":"model","parts":[)" + parts + "]}}]}";
+    };
+    RecordedAnswer sink;
+    EXPECT_EQ(read_gemini({calls_event(max_tool_calls_per_answer)}, sink).tool_calls.size(), max_tool_calls_per_answer);
+    try {
+        read_gemini({calls_event(max_tool_calls_per_answer), calls_event(1)}, sink);
+        ADD_FAILURE() << "one call past the limit was kept";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("more than 1000 tool calls"), std::string::npos) << e.what();
+        EXPECT_FALSE(e.transient);
+    }
+}
+
 TEST(AnthropicAnswers, BlocksStreamIntoTextCallsAndSignedThinking) {
     RecordedAnswer sink;
     ModelReply reply;

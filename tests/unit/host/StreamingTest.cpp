@@ -1,6 +1,7 @@
 // What LLM streams send, piece by piece: server-sent events cut anywhere, and OpenAI-style tool
 // call deltas in the shapes each backend uses (shared/reference/llm-and-hosts.md §2).
 
+#include "host/llm/ModelErrors.hpp"
 #include "host/llm/ScratchJson.hpp"
 #include "host/llm/ToolCallAccumulator.hpp"
 
@@ -48,6 +49,18 @@ TEST(ScratchJson, EachEventParsedWholeIntoMemoryTheNextReusesAndBadOnesRefused) 
     const auto* after = scratch.parse(R"(["fine"])");
     ASSERT_NE(after, nullptr) << "a refused event leaves the parser ready for the next";
     EXPECT_EQ(after->at(0), "fine");
+}
+
+TEST(ScratchJson, ALongRunOfEventsPastTheBufferKeepsParsing) {
+    // Each event needs memory beyond the first buffer; the memory must start over each time rather
+    // than ask for twice the last block (which failed with bad_alloc after a few dozen events).
+    ScratchJson scratch;
+    std::string event = R"({"choices":[{"delta":{"content":")" + std::string(60000, 'x') + R"("}}]})";
+    for (int i = 0; i < 200; ++i) {
+        const auto* parsed = scratch.parse(event);
+        ASSERT_NE(parsed, nullptr) << "event " << i;
+        ASSERT_EQ(parsed->at("choices").at(0).at("delta").at("content").as_string().size(), 60000u) << "event " << i;
+    }
 }
 
 TEST(LlmEventStreams, AnEventPastTheLimitIsRefused) {
@@ -104,6 +117,19 @@ TEST(ToolCallAccumulator, ArgumentsThatAreNotAnObjectBecomeAnErrorForTheModel) {
     EXPECT_NE(calls[1].arguments_error.find("must be a JSON object"), std::string::npos);
     EXPECT_EQ(calls[2].arguments.at("already"), "an object");
     EXPECT_TRUE(calls[2].arguments_error.empty());
+}
+
+TEST(ToolCallAccumulator, MoreCallsThanAnyAnswerHoldsAreRefused) {
+    ToolCallAccumulator accumulator;
+    auto delta = [](std::size_t index) {
+        return boost::json::parse(R"({"index":)" + std::to_string(index) + R"(,"id":"c)" + std::to_string(index) +
+                                  R"(","function":{"name":"a__x","arguments":"{}"}})")
+            .as_object();
+    };
+    for (std::size_t i = 0; i < max_tool_calls_per_answer; ++i) accumulator.add(delta(i));
+    accumulator.add(delta(7));  // more of a call already started is fine
+    EXPECT_THROW(accumulator.add(delta(max_tool_calls_per_answer)), ModelError);
+    EXPECT_EQ(accumulator.finish().size(), max_tool_calls_per_answer);
 }
 
 }  // namespace
