@@ -67,7 +67,8 @@ public:
     /// How many sessions exist (across every instance that shares the store), expired ones not counted.
     virtual std::size_t count() = 0;
 
-    /// Appends event `sequence` of `stream`. Keeps at most `max_events` per session (oldest go first).
+    /// Appends event `sequence` of `stream`. Keeps at most `max_events` per session (oldest go
+    /// first); the memory store also keeps at most 64 MiB of their data per session.
     virtual void append_event(const std::string& session, const std::string& stream, std::uint64_t sequence,
                               std::string_view data, std::size_t max_events) = 0;
     /// The events of `stream` after `after_sequence`, oldest first.

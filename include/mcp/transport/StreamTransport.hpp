@@ -26,6 +26,10 @@ struct MCP_API StreamTransportOptions {
     /// sleep in the event loop. Sleeping and being woken costs several microseconds per message;
     /// an idle peer costs at most this much CPU once. Zero turns it off.
     std::chrono::microseconds poll_before_wait{50};
+    /// Frames queued for a peer that does not read them, past which the peer is taken to be stuck:
+    /// the queue is dropped, the write error handler is told (no_buffer_space) and the transport
+    /// closes. Default 256 MiB.
+    std::size_t max_unsent_bytes = std::size_t{256} << 20;
 };
 
 /// Newline-delimited JSON over a pair of file descriptors, the framing of MCP's stdio transport.

@@ -24,13 +24,21 @@ int serve_stdio(Server& server) {
 
 int serve_stdio(Server& server, asio::io_context& io, StreamTransportOptions stream) {
     // The transport owns the descriptors; give it duplicates so std streams stay valid.
+    std::size_t stream_limit_mib = stream.max_unsent_bytes >> 20;
     auto transport = std::make_shared<StreamTransport>(io.get_executor(), ::dup(STDIN_FILENO), ::dup(STDOUT_FILENO),
                                                        stream);
+    int exit_code = 0;
+    transport->on_write_error([&exit_code, stream_limit_mib](const boost::system::error_code& ec) {
+        // A client gone (EPIPE) ends the session as its closed input does, quietly.
+        if (ec != asio::error::no_buffer_space) return;
+        std::fprintf(stderr, "mcpkit: the client stopped reading our output (%zu MiB waiting); closing\n",
+                     stream_limit_mib);
+        exit_code = 1;
+    });
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int) {
         if (!ec) transport->close();
     });
-    int exit_code = 0;
     auto serve_then_stop = [&]() -> asio::awaitable<void> {
         try {
             co_await server.serve(transport);

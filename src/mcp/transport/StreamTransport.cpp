@@ -163,6 +163,14 @@ std::size_t StreamTransport::poll_for_input(char* data, std::size_t size) {
 
 void StreamTransport::send(std::string_view frame, jsonrpc::FrameInfo) {
     if (closed_ || write_failed_) return;
+    if (outgoing_.size() + frame.size() >= options_.max_unsent_bytes) {
+        write_failed_ = true;
+        outgoing_.clear();
+        outgoing_.shrink_to_fit();
+        if (on_write_error_) on_write_error_(asio::error::no_buffer_space);
+        asio::post(executor_, [self = shared_from_this()] { self->close(); });
+        return;
+    }
     outgoing_.append(frame);
     outgoing_ += '\n';
     if (out_fd_blocking_ >= 0) {

@@ -114,6 +114,21 @@ TEST_P(SessionStoreContract, EventsReplayPerStreamAfterASequenceAndKeepTheNewest
     store->remove(id("a"));
 }
 
+TEST(MemorySessionStore, EventsAreWeighedAsWellAsCounted) {
+    auto store = mcp::make_memory_session_store();
+    ASSERT_TRUE(store->create("s", "{}", 100, 60s));
+    std::string ten_mebibytes(10u << 20, 'x');
+    for (std::uint64_t n = 1; n <= 10; ++n) store->append_event("s", "one", n, ten_mebibytes, 1024);
+    auto kept = store->events_after("s", "one", 0);
+    ASSERT_EQ(kept.size(), 6u) << "64 MiB hold six events of 10 MiB";
+    EXPECT_EQ(kept.front().sequence, 5u);
+    // One event larger than the budget is still kept, alone: the newest is never dropped.
+    store->append_event("s", "one", 11, std::string(70u << 20, 'y'), 1024);
+    kept = store->events_after("s", "one", 0);
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept.front().sequence, 11u);
+}
+
 TEST_P(SessionStoreContract, EventDataKeepsSpacesAndNewlines) {
     ASSERT_TRUE(store->create(id("a"), "{}", 100, 60s));
     store->append_event(id("a"), "s", 1, "a b\nc d ", 10);

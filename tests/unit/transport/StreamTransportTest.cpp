@@ -112,6 +112,28 @@ TEST(StreamTransport, CoalescesQueuedFramesInOrder) {
     });
 }
 
+TEST(StreamTransport, APeerThatStopsReadingIsGivenUpPastTheUnsentLimit) {
+    asio::io_context io;
+    Pipes pipes;
+    StreamTransportOptions options;
+    options.max_unsent_bytes = 1 << 20;
+    auto transport = std::make_shared<StreamTransport>(io.get_executor(), pipes.to_transport[0], pipes.from_transport[1], options);
+    std::optional<boost::system::error_code> failure;
+    transport->on_write_error([&](const boost::system::error_code& ec) { failure = ec; });
+    run(io, [&]() -> asio::awaitable<void> {
+        // Nobody reads: the pipe (64 KiB) fills, and the rest queues up to the limit.
+        std::string frame(16 * 1024, 'x');
+        for (int i = 0; i < 200 && !failure; ++i) {
+            transport->send(frame);
+            co_await sleep_for(std::chrono::milliseconds(1));
+        }
+        CO_ASSERT_TRUE(failure.has_value());
+        EXPECT_EQ(*failure, asio::error::no_buffer_space);
+        co_await sleep_for(std::chrono::milliseconds(5));
+        EXPECT_EQ((co_await transport->read()).kind, jsonrpc::ChannelRead::Kind::end_of_stream) << "closed";
+    });
+}
+
 TEST(StreamTransport, ServerAnswersRequestsWrittenJustBeforeEndOfInput) {
     // `printf '…' | server`: requests and EOF arrive together; every request still gets its answer.
     class Slow : public jsonrpc::Dispatcher {

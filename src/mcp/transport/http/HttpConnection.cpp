@@ -96,10 +96,16 @@ private:
     asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
     /// Lets a browser page read the answer, when the request came from one the policy accepts.
     void add_cors_headers(std::string& head) const;
-    /// Writes all of `buffers` on the connection, plain or TLS.
+    /// Writes all of `buffers` on the connection, plain or TLS. watch_idle_time closes a
+    /// connection whose write has not finished within connection_idle_timeout: a client that
+    /// stops reading would otherwise hold it, and what is queued for it, for ever.
     template <class Buffers>
     asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write(const Buffers& buffers) {
-        return stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
+        writing_since_ = std::chrono::steady_clock::now();
+        writing_ = true;
+        auto result = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
+        writing_ = false;
+        co_return result;
     }
     void watch_for_departure(const std::shared_ptr<ResponseStream>& http);
     void stop_watching();
@@ -114,6 +120,8 @@ private:
     std::size_t buffered_ = 0;  ///< bytes of buffer_ read and not yet consumed
     bool waiting_for_request_ = false;
     std::chrono::steady_clock::time_point waiting_since_;
+    bool writing_ = false;
+    std::chrono::steady_clock::time_point writing_since_;
     jsonrpc::Decoder decoder_;
     unsigned version_ = 11;
     std::string head_;  ///< response head, reused across requests
@@ -202,13 +210,15 @@ void ConnectionState::watch_idle_time(std::chrono::steady_clock::duration wait) 
     idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
         if (ec || !self->stream_.lowest().is_open()) return;
         auto limit = std::chrono::steady_clock::duration(self->frontend_->options.connection_idle_timeout);
-        auto waited = std::chrono::steady_clock::now() - self->waiting_since_;
-        if (self->waiting_for_request_ && waited >= limit) {
+        auto now = std::chrono::steady_clock::now();
+        auto waited = now - self->waiting_since_;
+        auto stalled = now - self->writing_since_;
+        if ((self->waiting_for_request_ && waited >= limit) || (self->writing_ && stalled >= limit)) {
             boost::system::error_code ignored;
-            self->stream_.lowest().close(ignored);  // the pending read ends, and with it the connection
+            self->stream_.lowest().close(ignored);  // the pending read or write ends, and with it the connection
             return;
         }
-        self->watch_idle_time(self->waiting_for_request_ ? limit - waited : limit);
+        self->watch_idle_time(self->waiting_for_request_ ? limit - waited : self->writing_ ? limit - stalled : limit);
     });
 }
 

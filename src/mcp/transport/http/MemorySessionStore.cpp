@@ -12,6 +12,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The most event data one session keeps for replay; the oldest events go first past it.
+constexpr std::size_t max_event_bytes_per_session = std::size_t{64} << 20;
+
 struct StreamEvent {
     std::string stream;
     StoredEvent event;
@@ -22,6 +25,7 @@ struct SessionEntry {
     std::chrono::seconds idle_timeout{0};
     Clock::time_point expires;
     std::deque<StreamEvent> events;
+    std::size_t event_bytes = 0;  ///< the data of `events`
     std::unordered_map<std::string, StreamRecord> streams;
 };
 
@@ -79,7 +83,13 @@ public:
         auto* entry = live(session);
         if (!entry) return;
         entry->events.push_back(StreamEvent{stream, StoredEvent{sequence, std::string(data)}});
-        while (entry->events.size() > max_events) entry->events.pop_front();
+        entry->event_bytes += data.size();
+        // Weighed as well as counted: 1024 events of a large tool result each would be gigabytes.
+        while (entry->events.size() > max_events ||
+               (entry->event_bytes > max_event_bytes_per_session && entry->events.size() > 1)) {
+            entry->event_bytes -= entry->events.front().event.data.size();
+            entry->events.pop_front();
+        }
     }
 
     std::vector<StoredEvent> events_after(const std::string& session, const std::string& stream,

@@ -47,6 +47,12 @@ void ResponseStream::start_events() {
 void ResponseStream::push_event(std::string_view id, std::string_view data, std::chrono::milliseconds retry) {
     std::lock_guard lock(mutex_);
     if (kind_ != Kind::sse || finished_ || client_gone_) return;
+    if (pending_.size() + data.size() > max_unsent_bytes) {
+        pending_.clear();
+        client_gone_ = true;
+        wake_locked();
+        return;
+    }
     // An event with no data primes the stream (its id, for resumption): no event type then.
     append_sse_event(pending_, data, data.empty() ? std::string_view() : std::string_view("message"), id, retry);
     wake_locked();

@@ -25,6 +25,9 @@ namespace mcp::http {
 class ResponseStream : public std::enable_shared_from_this<ResponseStream> {
 public:
     enum class Kind { undecided, json, sse };
+    /// Events not yet written past this mean the client stopped reading: the stream is given up
+    /// as if the client had gone (it may resume from the event store, where one is kept).
+    static constexpr std::size_t max_unsent_bytes = std::size_t{64} << 20;
 
     /// What the connection should write next.
     struct Update {
