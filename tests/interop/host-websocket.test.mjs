@@ -362,6 +362,21 @@ describe('RFC 6455 on the wire (a raw client)', () => {
     assert.equal(closeCode(page), 1000);
   });
 
+  test('a flood of pings from a page that does not read: one pong for the latest, not one each', async () => {
+    const page = await rawPage();
+    page.socket.pause();  // reads nothing while it pings
+    const count = 200000;
+    const pings = Buffer.concat(Array.from({ length: count }, (_, i) => frame(9, `ping ${i}`.padEnd(120, '.'))));
+    await new Promise((resolve) => page.socket.write(pings, resolve));
+    page.socket.write(frame(9, 'last'));
+    page.socket.resume();
+    assert.ok(await eventually(() => page.frames.some((f) => f.opcode === 10 && f.payload.toString() === 'last'), 20000),
+      'the latest ping is answered');
+    const pongs = page.frames.filter((f) => f.opcode === 10).length;
+    assert.ok(pongs < count / 10, `${pongs} pongs for ${count} pings`);
+    page.socket.destroy();
+  });
+
   for (const [name, bytes, code] of [
     ['an unmasked frame is a protocol error (1002)', () => frame(1, '{"type":"stop"}', { masked: false }), 1002],
     ['text that is not UTF-8 closes with 1007', () => frame(1, Buffer.from([0x7b, 0xc3, 0x28, 0x7d])), 1007],

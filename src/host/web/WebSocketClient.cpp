@@ -125,7 +125,16 @@ void WebSocketClient::handle(const FrameEvent& event) {
         send(PageFrames::error("frames must be JSON text, not binary"));
         break;
     case FrameEvent::Kind::ping:
-        if (!close_sent_) queue({bytes_of(std::string(event.payload)), Opcode::pong});
+        if (close_sent_) break;
+        // Only the latest ping needs its pong (RFC 6455 §5.5.3): a page that pings faster than it
+        // reads replaces the pong still waiting instead of queueing another.
+        if (queue_.size() > in_flight_ && queue_.back().opcode == Opcode::pong) {
+            queued_bytes_ -= weight(queue_.back());
+            queue_.back().bytes = bytes_of(std::string(event.payload));
+            queued_bytes_ += weight(queue_.back());
+            break;
+        }
+        queue({bytes_of(std::string(event.payload)), Opcode::pong});
         break;
     case FrameEvent::Kind::pong: break;
     case FrameEvent::Kind::close:
@@ -148,12 +157,7 @@ void WebSocketClient::handle(const FrameEvent& event) {
 
 void WebSocketClient::send(std::shared_ptr<const std::string> frame) {
     if (state_ == State::closed || close_sent_) return;
-    queued_bytes_ += frame->size();
     queue({std::move(frame), Opcode::text});
-    if (queued_bytes_ > limits_.max_queued_bytes) {
-        // A page this far behind is gone in all but name; it reconnects and gets the history.
-        close();
-    }
 }
 
 void WebSocketClient::send_queued() {
@@ -161,7 +165,13 @@ void WebSocketClient::send_queued() {
 }
 
 void WebSocketClient::queue(Outgoing outgoing) {
+    queued_bytes_ += weight(outgoing);
     queue_.push_back(std::move(outgoing));
+    if (queued_bytes_ > limits_.max_queued_bytes) {
+        // A page this far behind is gone in all but name; it reconnects and gets the history.
+        close();
+        return;
+    }
     schedule_flush();
 }
 
@@ -199,8 +209,7 @@ void WebSocketClient::written(const boost::system::error_code& error) {
         queue_.clear();
         return;
     }
-    for (std::size_t i = 0; i < in_flight_; ++i)
-        if (queue_[i].opcode == Opcode::text) queued_bytes_ -= queue_[i].bytes->size();
+    for (std::size_t i = 0; i < in_flight_; ++i) queued_bytes_ -= weight(queue_[i]);
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(in_flight_));
     in_flight_ = 0;
     if (!queue_.empty()) {

@@ -68,6 +68,9 @@ private:
         websocket::Opcode opcode;
     };
     enum class State : std::uint8_t { connecting, open, closing, closed };
+    /// What a queued frame costs, counted against max_queued_bytes: its bytes and the entry that
+    /// holds them, so that a flood of empty control frames counts too.
+    static std::size_t weight(const Outgoing& outgoing) { return outgoing.bytes->size() + 64; }
 
     void wait_for_input();
     void readable(const boost::system::error_code& error);
