@@ -20,6 +20,26 @@ before(async () => {
 
 after(() => server.kill('SIGTERM'));
 
+/** A response's body read as text as it comes: `until(predicate)` reads until the predicate holds
+ * (true) or the stream ends (false). */
+function streamOf(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const stream = {
+    text: '',
+    async until(predicate) {
+      while (!predicate()) {
+        const { value, done } = await reader.read();
+        if (done) return false;
+        stream.text += decoder.decode(value, { stream: true });
+      }
+      return true;
+    },
+    cancel: () => reader.cancel(),
+  };
+  return stream;
+}
+
 const residentKb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]);
 
 test('requests reusing an in-flight id are refused, and the first one still completes', async () => {
@@ -35,18 +55,8 @@ test('requests reusing an in-flight id are refused, and the first one still comp
   // machine, its id is in flight for every refusal; it is cancelled at the end.
   const first = await fetch(url, { method: 'POST', headers: session, body: call('busy', 1000) });
   assert.equal(first.headers.get('content-type'), 'text/event-stream');
-  const reader = first.body.getReader();
-  const decoder = new TextDecoder();
-  let events = '';
-  const progressCount = () => (events.match(/notifications\/progress/g) ?? []).length;
-  const readUntil = async (predicate) => {
-    while (!predicate()) {
-      const { value, done } = await reader.read();
-      if (done) return false;
-      events += decoder.decode(value, { stream: true });
-    }
-    return true;
-  };
+  const events = streamOf(first);
+  const progressCount = () => (events.text.match(/notifications\/progress/g) ?? []).length;
 
   const refuse = async () => {
     const response = await fetch(url, { method: 'POST', headers: session, body: call('busy', 1) });
@@ -62,7 +72,7 @@ test('requests reusing an in-flight id are refused, and the first one still comp
 
   // The first call was not disturbed: it still reports progress after all the refusals.
   const seen = progressCount();
-  assert.ok(await readUntil(() => progressCount() > seen + 1), `the first call stopped: ${events.slice(-500)}`);
+  assert.ok(await events.until(() => progressCount() > seen + 1), `the first call stopped: ${events.text.slice(-500)}`);
   // Cancelled, it frees its id: a new call with that id is then served.
   await fetch(url, { method: 'POST', headers: session,
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'busy', reason: 'test over' } }) });
@@ -71,8 +81,8 @@ test('requests reusing an in-flight id are refused, and the first one still comp
     const response = await fetch(url, { method: 'POST', headers: session, body: call('busy', 1) });
     last = await response.text();
     return last.includes('Counted to 1 on pid');
-  }, 10000), `the id was not freed by cancelling the first call: ${last}; first stream: ${events.slice(-300)}`);
-  await reader.cancel();
+  }, 10000), `the id was not freed by cancelling the first call: ${last}; first stream: ${events.text.slice(-300)}`);
+  await events.cancel();
 });
 
 // A 2025-03-26 session takes JSON-RPC batches. A batch's replies carry no id of their own: they
@@ -90,30 +100,20 @@ test('2025-03-26 batches: each POST gets its own replies, and a wholly cancelled
   const slow = await fetch(url, { method: 'POST', headers: session, body: JSON.stringify([{ jsonrpc: '2.0', id: 'slow',
     method: 'tools/call', params: { name: 'count_slowly', arguments: { to: 1000, interval_ms: 100 }, _meta: { progressToken: 'p' } } }]) });
   assert.equal(slow.headers.get('content-type'), 'text/event-stream');
-  const reader = slow.body.getReader();
-  const decoder = new TextDecoder();
-  let events = '';
-  const readUntil = async (predicate) => {
-    while (!predicate()) {
-      const { value, done } = await reader.read();
-      if (done) return true;
-      events += decoder.decode(value, { stream: true });
-    }
-    return false;
-  };
-  await readUntil(() => events.includes('notifications/progress'));
+  const events = streamOf(slow);
+  await events.until(() => events.text.includes('notifications/progress'));
 
   const hang = (ms) => new Promise((resolve) => { setTimeout(() => resolve('no answer'), ms).unref(); });
   const quick = fetch(url, { method: 'POST', headers: session,
     body: JSON.stringify([{ jsonrpc: '2.0', id: 'ping-1', method: 'ping' }, { jsonrpc: '2.0', id: 'ping-2', method: 'ping' }]) })
     .then((response) => response.text());
   const answer = await Promise.race([quick, hang(20000)]);
-  assert.notEqual(answer, 'no answer', `the quick batch got nothing; the slow stream has: ${events.slice(-400)}`);
+  assert.notEqual(answer, 'no answer', `the quick batch got nothing; the slow stream has: ${events.text.slice(-400)}`);
   assert.deepEqual(JSON.parse(answer.replace(/^(event|id|data): ?/gm, '').trim()).map((reply) => reply.id).sort(), ['ping-1', 'ping-2']);
 
   await fetch(url, { method: 'POST', headers: session,
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'enough' } }) });
-  const ended = await Promise.race([readUntil(() => false), hang(20000)]);
-  assert.equal(ended, true, `the cancelled batch's stream did not end: ${events.slice(-400)}`);
-  assert.ok(!events.includes('ping-1'), 'the quick batch was answered on the slow one');
+  const ended = await Promise.race([events.until(() => false), hang(20000)]);
+  assert.equal(ended, false, `the cancelled batch's stream did not end: ${events.text.slice(-400)}`);
+  assert.ok(!events.text.includes('ping-1'), 'the quick batch was answered on the slow one');
 });

@@ -198,12 +198,7 @@ bool CommandQueue::apply_result(const json::object& result) {
     Finalized finalized;
     {
         std::lock_guard lock(mutex_);
-        std::shared_ptr<Command> command;
-        if (!correlation_id.empty()) command = find_locked(correlation_id);
-        if (!command && !id.empty()) {
-            auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& c) { return c->id == id; });
-            if (it != pending_.end()) command = *it;
-        }
+        std::shared_ptr<Command> command = command_for_locked(correlation_id, id);
         if (!command || is_final(command->status)) return false;
         if (status == CommandStatus::error && error.empty()) error = "the extension reported an error";
         finalized = finalize_locked(command, status, std::move(error), std::move(payload));
@@ -216,11 +211,7 @@ bool CommandQueue::apply_result(const json::object& result) {
 
 bool CommandQueue::awaits(const std::string& id_or_correlation_id) const {
     std::lock_guard lock(mutex_);
-    std::shared_ptr<Command> command = find_locked(id_or_correlation_id);
-    if (!command) {
-        auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& c) { return c->id == id_or_correlation_id; });
-        if (it != pending_.end()) command = *it;
-    }
+    std::shared_ptr<Command> command = command_for_locked(id_or_correlation_id, id_or_correlation_id);
     return command && !is_final(command->status);
 }
 
@@ -337,6 +328,14 @@ CommandQueue::Counters CommandQueue::counters() const {
 std::shared_ptr<Command> CommandQueue::find_locked(const std::string& correlation_id) const {
     auto it = by_correlation_.find(correlation_id);
     return it == by_correlation_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Command> CommandQueue::command_for_locked(const std::string& correlation_id, const std::string& id) const {
+    if (!correlation_id.empty())
+        if (auto command = find_locked(correlation_id)) return command;
+    if (id.empty()) return nullptr;
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& c) { return c->id == id; });
+    return it == pending_.end() ? nullptr : *it;
 }
 
 CommandQueue::Finalized CommandQueue::finalize_locked(std::shared_ptr<Command> command, CommandStatus status,

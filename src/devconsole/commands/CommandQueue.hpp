@@ -99,6 +99,8 @@ private:
         std::vector<Watcher> watchers;
     };
     std::shared_ptr<Command> find_locked(const std::string& correlation_id) const;
+    /// The command a result names: by its correlation id, else by its queue id among the pending.
+    std::shared_ptr<Command> command_for_locked(const std::string& correlation_id, const std::string& id) const;
     /// Takes the command by value: callers may pass a reference into pending_, which this erases.
     Finalized finalize_locked(std::shared_ptr<Command> command, CommandStatus status, std::string error,
                               boost::json::value result);

@@ -222,8 +222,14 @@ asio::awaitable<bool> HttpExchange::read_body(const std::function<void(std::stri
     co_return true;
 }
 
-asio::awaitable<bool> HttpExchange::read_events(SseParser& parser, const std::function<void(SseEvent&)>& on_event) {
-    co_return co_await read_body([&](std::string_view bytes) { parser.feed(bytes, on_event); });
+asio::awaitable<std::string> HttpExchange::read_events(SseParser& parser, const std::function<void(SseEvent&)>& on_event) {
+    std::string refused;
+    try {
+        co_await read_body([&](std::string_view bytes) { parser.feed(bytes, on_event); });
+    } catch (const std::length_error& error) {
+        refused = error.what();
+    }
+    co_return refused;
 }
 
 asio::awaitable<std::optional<std::string>> HttpExchange::read_all(std::size_t limit) {

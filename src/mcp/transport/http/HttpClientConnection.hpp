@@ -60,8 +60,10 @@ public:
     }
     /// Reads the body as it arrives; `on_data` gets each piece. False if the connection broke.
     boost::asio::awaitable<bool> read_body(const std::function<void(std::string_view)>& on_data);
-    /// Reads an SSE body to its end, handing each event to `on_event`. False if the connection broke.
-    boost::asio::awaitable<bool> read_events(SseParser& parser, const std::function<void(SseEvent&)>& on_event);
+    /// Reads an SSE body to its end (or until the connection breaks), handing each event to
+    /// `on_event`. Returns why the stream was dropped when an event outgrew the parser's limit
+    /// (std::length_error), else "".
+    boost::asio::awaitable<std::string> read_events(SseParser& parser, const std::function<void(SseEvent&)>& on_event);
     /// The whole body (for JSON answers), up to `limit` bytes.
     boost::asio::awaitable<std::optional<std::string>> read_all(std::size_t limit);
     bool reusable() const { return done_ && parser_.keep_alive(); }

@@ -34,20 +34,17 @@ asio::awaitable<void> read_stream(std::shared_ptr<HttpExchange> exchange, std::s
                                   HttpUrl base, LegacySseHandlers handlers) {
     // A server that never ends an event must not fill our memory.
     SseParser parser(64u << 20);
-    try {
-        co_await exchange->read_events(parser, [&](SseEvent& event) {
-            if (wait->given_up) return;
-            if (!wait->settled && event.type == "endpoint") {
-                wait->endpoint = resolve_same_origin(base, event.data);
-                if (!wait->endpoint && handlers.log) handlers.log("ignored an endpoint on another origin: " + event.data);
-                wait->settle();
-            } else if (handlers.on_event) {
-                handlers.on_event(event);
-            }
-        });
-    } catch (const std::length_error& error) {
-        if (handlers.log) handlers.log(std::string("dropped the server's event stream: ") + error.what());
-    }
+    std::string too_long = co_await exchange->read_events(parser, [&](SseEvent& event) {
+        if (wait->given_up) return;
+        if (!wait->settled && event.type == "endpoint") {
+            wait->endpoint = resolve_same_origin(base, event.data);
+            if (!wait->endpoint && handlers.log) handlers.log("ignored an endpoint on another origin: " + event.data);
+            wait->settle();
+        } else if (handlers.on_event) {
+            handlers.on_event(event);
+        }
+    });
+    if (!too_long.empty() && handlers.log) handlers.log("dropped the server's event stream: " + too_long);
     bool was_in_use = wait->settled && wait->endpoint && !wait->given_up;
     wait->settle();
     if (was_in_use && handlers.on_end) handlers.on_end();

@@ -43,12 +43,7 @@ asio::awaitable<void> StreamableHttpClient::read_events(HttpExchange& exchange,
     // A server that never ends an event must not fill our memory: the longest is a JSON body's.
     SseParser parser(max_json_body);
     auto origin = related_origin(waiting_for);
-    std::string too_long;
-    try {
-        co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event, origin); });
-    } catch (const std::length_error& error) {
-        too_long = error.what();
-    }
+    std::string too_long = co_await exchange.read_events(parser, [&](SseEvent& event) { deliver_event(event, origin); });
     if (!too_long.empty()) {
         if (options_.log) options_.log("dropped a server's event stream: " + too_long);
         if (waiting_for && !answered(*waiting_for)) fail_id(*waiting_for, "the server's event stream broke: " + too_long);
@@ -75,21 +70,16 @@ asio::awaitable<void> StreamableHttpClient::resume(std::string last_event_id,
         if (resumed.is_event_stream()) {
             SseParser parser(max_json_body);
             auto origin = related_origin(waiting_for);
-            std::string too_long;
             bool progressed = false;
-            try {
-                co_await resumed.exchange->read_events(parser, [&](SseEvent& event) {
-                    progressed = true;
-                    deliver_event(event, origin);
-                    // Done with this stream once the answer is in; the server may keep it open.
-                    if (answered(waiting_for)) {
-                        boost::system::error_code ignored;
-                        resumed.connection->lowest().socket().close(ignored);
-                    }
-                });
-            } catch (const std::length_error& error) {
-                too_long = error.what();
-            }
+            std::string too_long = co_await resumed.exchange->read_events(parser, [&](SseEvent& event) {
+                progressed = true;
+                deliver_event(event, origin);
+                // Done with this stream once the answer is in; the server may keep it open.
+                if (answered(waiting_for)) {
+                    boost::system::error_code ignored;
+                    resumed.connection->lowest().socket().close(ignored);
+                }
+            });
             if (!too_long.empty()) {
                 if (!answered(waiting_for)) fail_id(waiting_for, "the server's event stream broke: " + too_long);
                 co_return;
@@ -139,12 +129,7 @@ asio::awaitable<void> StreamableHttpClient::run_get_stream(std::shared_ptr<SendG
             co_return;
         }
         SseParser parser(max_json_body);
-        std::string too_long;
-        try {
-            co_await opened.exchange->read_events(parser, [&](SseEvent& event) { deliver_event(event); });
-        } catch (const std::length_error& error) {
-            too_long = error.what();
-        }
+        std::string too_long = co_await opened.exchange->read_events(parser, [&](SseEvent& event) { deliver_event(event); });
         if (!too_long.empty()) {
             if (options_.log) options_.log("dropped the server's GET stream: " + too_long);
             co_return;
