@@ -2,8 +2,10 @@
 
 #include "mcp/jsonrpc/JsonWriter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <vector>
 
 namespace mcp::schema_values {
 namespace json = boost::json;
@@ -104,5 +106,38 @@ bool has_type(const json::value& v, std::string_view type) {
 }
 
 std::string text_of(const json::value& v) { return jsonrpc::to_json_text(v); }
+
+std::size_t node_count(const json::value& value, std::size_t limit) {
+    std::size_t count = 1;
+    if (value.is_array())
+        for (const auto& item : value.get_array()) {
+            if (count >= limit) break;
+            count += node_count(item, limit - count);
+        }
+    if (value.is_object())
+        for (const auto& [key, member] : value.get_object()) {
+            if (count >= limit) break;
+            count += node_count(member, limit - count);
+        }
+    return count;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> equal_items(const json::array& array) {
+    const std::size_t size = array.size();
+    std::vector<std::pair<std::size_t, std::size_t>> hashes;  // hash, index
+    hashes.reserve(size);
+    for (std::size_t i = 0; i < size; ++i) hashes.emplace_back(hash_of(array[i]), i);
+    std::sort(hashes.begin(), hashes.end());
+    for (std::size_t start = 0; start < size;) {
+        std::size_t end = start + 1;
+        while (end < size && hashes[end].first == hashes[start].first) ++end;
+        for (std::size_t a = start; a < end; ++a)
+            for (std::size_t b = a + 1; b < end; ++b)
+                if (equal(array[hashes[a].second], array[hashes[b].second]))
+                    return std::pair{std::min(hashes[a].second, hashes[b].second), std::max(hashes[a].second, hashes[b].second)};
+        start = end;
+    }
+    return std::nullopt;
+}
 
 }  // namespace mcp::schema_values

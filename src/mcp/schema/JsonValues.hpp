@@ -8,8 +8,10 @@
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace mcp::schema_values {
 
@@ -29,5 +31,11 @@ bool has_type(const boost::json::value& value, std::string_view type);
 const char* type_phrase(std::string_view type);
 /// The value as JSON writes it, for messages.
 std::string text_of(const boost::json::value& value);
+/// The nodes of a value, counted up to `limit`: what a schema's step budget grows with.
+std::size_t node_count(const boost::json::value& value, std::size_t limit);
+/// Two equal items of `array` (uniqueItems), by index, if there are any. Items are sorted by a
+/// hash that agrees with `equal`, and only items of one hash are compared: an array of a million
+/// items costs a sort, not half a trillion comparisons.
+std::optional<std::pair<std::size_t, std::size_t>> equal_items(const boost::json::array& array);
 
 }  // namespace mcp::schema_values

@@ -1,28 +1,19 @@
-#include "transport/http/HttpConnection.hpp"
+#include "transport/http/HttpConnectionState.hpp"
 
 #include "mcp/protocol/ErrorCodes.hpp"
 #include "mcp/protocol/Versions.hpp"
-#include "mcp/transport/SseWriter.hpp"
 #include "transport/http/AsciiCase.hpp"
 #include "transport/http/HttpErrors.hpp"
 #include "transport/http/HttpRequestParser.hpp"
 #include "transport/http/IncomingHeaders.hpp"
 #include "transport/http/RouteReply.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/http/status.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <sys/socket.h>
 
 namespace mcp::http {
 namespace asio = boost::asio;
@@ -30,14 +21,6 @@ namespace web = boost::beast::http;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-/// How long a request may take before the connection starts watching for the client leaving.
-constexpr std::chrono::milliseconds quick_answer{20};
-/// Request heads larger than this are refused (431).
-constexpr std::size_t max_head_bytes = 64 * 1024;
-/// The read buffer starts at this size, and returns to it after a large request.
-constexpr std::size_t initial_buffer_bytes = 4096;
 
 /// Header names a preflight may ask for: a comma-separated list of tokens, nothing else, so that
 /// echoing it back cannot split the response head.
@@ -48,86 +31,7 @@ bool is_header_name_list(std::string_view text) {
     });
 }
 
-/// The state of one connection, shared by the helpers below.
-class ConnectionState : public IdleConnection, public std::enable_shared_from_this<ConnectionState> {
-public:
-    ConnectionState(ServerStream stream, std::shared_ptr<Frontend> frontend, asio::io_context::executor_type executor)
-        : stream_(std::move(stream)),
-          frontend_(std::move(frontend)),
-          executor_(executor),
-          idle_timer_(executor),
-          parser_(max_head_bytes, frontend_->options.max_body_bytes) {}
-
-    asio::awaitable<void> run();
-    void close_if_idle() override {
-        asio::post(executor_, [weak = weak_from_this()] {
-            auto self = weak.lock();
-            boost::system::error_code ignored;
-            // Its pending read ends, and run() with it.
-            if (self && self->waiting_for_request_) self->stream_.lowest().close(ignored);
-        });
-    }
-
-private:
-    /// Reads until the parser has a whole request (or gives up); the request stays in buffer_.
-    asio::awaitable<HttpRequestParser::Status> read_request();
-    /// Drops the request just handled from buffer_, keeping any pipelined bytes after it.
-    void consume_request();
-    /// Closes a connection that waits too long for a request. One timer per connection, re-armed
-    /// only when it fires: resetting a deadline on every request would cost more than the request.
-    void watch_idle_time(std::chrono::steady_clock::duration wait);
-
-    /// Handles one request; returns whether the connection may carry another.
-    asio::awaitable<bool> handle(const HttpRequest& request);
-    // The EndpointRequest lives in handle()'s frame, which awaits these: passed by reference, it is built in place.
-    asio::awaitable<bool> handle_post(const HttpRequest& request, const IncomingHeaders& headers,
-                                      EndpointRequest& endpoint_request, bool keep_alive);
-    asio::awaitable<bool> send_to_endpoint(EndpointRequest& endpoint_request, bool keep_alive);
-    asio::awaitable<bool> write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive);
-    /// A request for one of the application's routes (StreamableHttpServerOptions::routes).
-    asio::awaitable<bool> answer_route(const HttpRequest& request, std::string_view path, bool keep_alive);
-    /// The status line, Content-Type (for a body) and Content-Length of a response head, in head_ …
-    void start_head(web::status status, std::string_view content_type, std::size_t content_length);
-    /// … and its end: the Connection header the version needs, and the blank line.
-    void end_head(bool keep_alive);
-    asio::awaitable<bool> respond(web::status status, std::string body, bool keep_alive, std::string_view session_id = {},
-                                  std::string_view allow = {}, std::string_view www_authenticate = {});
-    /// A CORS preflight from a page the policy accepts (or from no page at all).
-    asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
-    /// Lets a browser page read the answer, when the request came from one the policy accepts.
-    void add_cors_headers(std::string& head) const;
-    /// Writes all of `buffers` on the connection, plain or TLS. watch_idle_time closes a
-    /// connection whose write has not finished within connection_idle_timeout: a client that
-    /// stops reading would otherwise hold it, and what is queued for it, for ever.
-    template <class Buffers>
-    asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write(const Buffers& buffers) {
-        writing_since_ = std::chrono::steady_clock::now();
-        writing_ = true;
-        auto result = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
-        writing_ = false;
-        co_return result;
-    }
-    void watch_for_departure(const std::shared_ptr<ResponseStream>& http);
-    void stop_watching();
-    void report_departure(const std::shared_ptr<ResponseStream>& http);
-
-    ServerStream stream_;
-    std::shared_ptr<Frontend> frontend_;
-    asio::io_context::executor_type executor_;
-    asio::steady_timer idle_timer_;
-    HttpRequestParser parser_;
-    std::string buffer_ = std::string(initial_buffer_bytes, '\0');
-    std::size_t buffered_ = 0;  ///< bytes of buffer_ read and not yet consumed
-    bool waiting_for_request_ = false;
-    std::chrono::steady_clock::time_point waiting_since_;
-    bool writing_ = false;
-    std::chrono::steady_clock::time_point writing_since_;
-    jsonrpc::Decoder decoder_;
-    unsigned version_ = 11;
-    std::string head_;  ///< response head, reused across requests
-    std::string cors_origin_;  ///< the accepted Origin of the request being answered, if any
-    bool watching_ = false;
-};
+}  // namespace
 
 asio::awaitable<void> ConnectionState::run() {
     boost::system::error_code ignored;
@@ -422,117 +326,6 @@ asio::awaitable<bool> ConnectionState::send_to_endpoint(EndpointRequest& endpoin
     co_return co_await write_stream(*http, std::move(update), keep_alive);
 }
 
-asio::awaitable<bool> ConnectionState::write_stream(ResponseStream& http, ResponseStream::Update update, bool keep_alive) {
-    auto self_http = http.shared_from_this();
-    if (update.kind == ResponseStream::Kind::json) {
-        stop_watching();
-        co_return co_await respond(static_cast<web::status>(update.status), std::move(update.body), keep_alive,
-                                   update.session_id, {}, update.www_authenticate);
-    }
-    // An SSE stream: a head without length, then each update as one chunk (HTTP/1.1) or raw
-    // bytes up to the close (HTTP/1.0, which has no chunks).
-    bool chunked = version_ != 10;
-    if (!chunked) keep_alive = false;
-    head_.assign(chunked ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n");
-    head_.append("Content-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n");
-    if (!update.session_id.empty()) head_.append("Mcp-Session-Id: ").append(update.session_id).append("\r\n");
-    add_cors_headers(head_);
-    if (chunked) head_.append("Transfer-Encoding: chunked\r\n");
-    if (!keep_alive && chunked) head_.append("Connection: close\r\n");
-    head_.append("\r\n");
-    auto [head_error, head_bytes] = co_await write(asio::buffer(head_));
-    bool ok = !head_error;
-    char size_line[24];
-    while (ok) {
-        if (!update.body.empty()) {
-            int length = chunked ? std::snprintf(size_line, sizeof size_line, "%zx\r\n", update.body.size()) : 0;
-            std::array<asio::const_buffer, 3> chunk{asio::buffer(size_line, static_cast<std::size_t>(length)),
-                                                    asio::buffer(update.body),
-                                                    asio::buffer(chunked ? "\r\n" : "", chunked ? 2 : 0)};
-            auto [ec, n] = co_await write(chunk);
-            ok = !ec;
-        }
-        if (!ok || update.finished) break;
-        watch_for_departure(self_http);
-        update = co_await http.next(frontend_->options.sse_keepalive);
-        if (update.timed_out) {
-            update.body.clear();
-            append_sse_comment(update.body);
-        }
-    }
-    stop_watching();
-    if (!ok || http.client_gone()) {
-        http.mark_client_gone();
-        report_departure(self_http);
-        co_return false;
-    }
-    if (!chunked) co_return false;
-    constexpr std::string_view last_chunk = "0\r\n\r\n";
-    auto [end_error, end_bytes] = co_await write(asio::buffer(last_chunk));
-    co_return keep_alive && !end_error;
-}
-
-// Heads are written by hand: Beast's generic serializer cost more than everything else in an echo call.
-void ConnectionState::start_head(web::status status, std::string_view content_type, std::size_t content_length) {
-    auto reason = web::obsolete_reason(status);
-    head_.clear();
-    head_.append(version_ == 10 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        .append(std::to_string(static_cast<unsigned>(status)))
-        .append(" ")
-        .append(reason.data(), reason.size())
-        .append("\r\n");
-    if (content_length > 0) head_.append("Content-Type: ").append(content_type).append("\r\n");
-    head_.append("Content-Length: ").append(std::to_string(content_length)).append("\r\n");
-}
-
-void ConnectionState::end_head(bool keep_alive) {
-    if (!keep_alive && version_ != 10) head_.append("Connection: close\r\n");
-    if (keep_alive && version_ == 10) head_.append("Connection: keep-alive\r\n");
-    head_.append("\r\n");
-}
-
-asio::awaitable<bool> ConnectionState::respond(web::status status, std::string body, bool keep_alive,
-                                               std::string_view session_id, std::string_view allow,
-                                               std::string_view www_authenticate) {
-    start_head(status, "application/json", body.size());
-    if (!session_id.empty()) head_.append("Mcp-Session-Id: ").append(session_id).append("\r\n");
-    if (!allow.empty()) head_.append("Allow: ").append(allow).append("\r\n");
-    if (!www_authenticate.empty()) head_.append("WWW-Authenticate: ").append(www_authenticate).append("\r\n");
-    add_cors_headers(head_);
-    end_head(keep_alive);
-    std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body)};
-    auto [ec, bytes] = co_await write(buffers);
-    co_return keep_alive && !ec;
-}
-
-void ConnectionState::watch_for_departure(const std::shared_ptr<ResponseStream>& http) {
-    if (watching_) return;
-    watching_ = true;
-    int fd = stream_.lowest().native_handle();
-    // Readable while we only write means the client closed (or sent the next request early).
-    stream_.lowest().async_wait(tcp::socket::wait_read, [self = shared_from_this(), http, fd](const boost::system::error_code& ec) {
-        if (ec) return;
-        self->watching_ = false;
-        char byte;
-        ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) http->mark_client_gone();
-    });
-}
-
-void ConnectionState::stop_watching() {
-    if (!watching_) return;
-    watching_ = false;
-    boost::system::error_code ignored;
-    stream_.lowest().cancel(ignored);
-}
-
-void ConnectionState::report_departure(const std::shared_ptr<ResponseStream>& http) {
-    asio::post(frontend_->server_executor, [http] {
-        if (http->on_client_gone) http->on_client_gone();
-    });
-}
-
-}  // namespace
 
 asio::awaitable<void> serve_http_connection(ServerStream stream, std::shared_ptr<Frontend> frontend,
                                             asio::io_context::executor_type executor) {
