@@ -50,7 +50,10 @@ std::variant<NoiseRule, std::string> NoiseRules::add(const json::object& descrip
         if (text->empty()) continue;
         if (text->size() > 500) return std::string("\"") + name + "\" is longer than 500 characters";
         try {
-            *compiled = std::regex(*text, flags);
+            std::regex checked(*text, flags);  // the expression as written must be valid on its own
+            // Searched as "anything, then the expression" from the start: one pass over the text,
+            // where libstdc++'s search tries each starting position in turn (O(n²) when unanchored).
+            *compiled = std::regex("^[\\s\\S]*(?:" + *text + ")", flags);
         } catch (const std::regex_error& e) {
             return std::string("\"") + name + "\" is not a valid regular expression (back-references are not supported): " +
                    e.what();

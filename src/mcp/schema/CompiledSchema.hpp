@@ -33,7 +33,8 @@ struct JsonSchema::Compiled {
     /// backtracks by recursion, one level per character: a client's 100 KB string overflowed the
     /// stack. The polynomial (Thompson) executor keeps no such stack; it cannot follow
     /// back-references, and a pattern with them keeps the backtracking one and a bound on what it
-    /// is matched against.
+    /// is matched against. A polynomial one is kept as ^[\s\S]*(?:PATTERN), which regex_search
+    /// runs in one pass instead of once per starting position.
     struct Pattern {
         std::regex expression;
         bool backtracking = false;

@@ -33,6 +33,27 @@ TEST(HostileInstances, AMegabyteStringIsCheckedAgainstAPatternWithoutOverflowing
     EXPECT_TRUE(keys.validate(object));
 }
 
+TEST(HostileInstances, AnUnanchoredPatternIsSearchedInOnePassAndKeepsItsMeaning) {
+    // Searched from each position in turn this took minutes: 200,000 letters and no "@".
+    mcp::JsonSchema email = schema(R"({"type": "string", "pattern": "[a-z]+@[a-z]+"})");
+    std::string letters(200000, 'a');
+    auto problem = email.validate(json::value(letters));
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("must match the pattern"), std::string::npos) << *problem;
+    letters[150000] = '@';
+    EXPECT_EQ(email.validate(json::value(letters)), std::nullopt);
+    // Anchors, alternatives and word boundaries mean what they did.
+    EXPECT_TRUE(schema(R"({"pattern": "^b"})").validate(json::value("ab")));
+    EXPECT_EQ(schema(R"({"pattern": "b$"})").validate(json::value("ab")), std::nullopt);
+    EXPECT_TRUE(schema(R"({"pattern": "a$"})").validate(json::value("ab")));
+    EXPECT_EQ(schema(R"({"pattern": "x|b"})").validate(json::value("ab")), std::nullopt);
+    EXPECT_EQ(schema(R"({"pattern": "\\bcat\\b"})").validate(json::value("a cat sat")), std::nullopt);
+    EXPECT_TRUE(schema(R"({"pattern": "\\bcat\\b"})").validate(json::value("concatenate")));
+    EXPECT_EQ(schema(R"({"pattern": ""})").validate(json::value("anything")), std::nullopt);
+    // A pattern that is not valid on its own stays refused, even where the wrapping would close it.
+    EXPECT_THROW(schema(R"({"pattern": ")(?:x"})"), std::invalid_argument);
+}
+
 TEST(HostileInstances, BackReferencesWorkOnShortTextAndRefuseLongText) {
     mcp::JsonSchema doubled = schema(R"({"type": "string", "pattern": "^(ab+)\\1$"})");
     EXPECT_EQ(doubled.validate(json::value("abbabb")), std::nullopt);
