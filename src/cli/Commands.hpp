@@ -25,6 +25,7 @@ struct EverythingArguments {
     std::vector<std::string> allowed_origins;
     std::size_t max_sessions = 10000;
     std::size_t max_sessions_per_user = 1000;  ///< --max-sessions-per-user: behind --auth-issuer
+    std::size_t max_tasks_per_user = 1000;     ///< --max-tasks-per-user: behind --auth-issuer
     int session_timeout_seconds = 1800;
     std::string tls_certificate;  ///< --tls-cert: serve HTTPS with this PEM chain
     std::string tls_key;          ///< --tls-key: its private key

@@ -41,6 +41,10 @@ void add_everything_command(CLI::App& app, EverythingArguments& arguments) {
                         "--auth-issuer: sessions one user (token subject) may hold at once")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
         ->capture_default_str();
+    command->add_option("--max-tasks-per-user", arguments.max_tasks_per_user,
+                        "--auth-issuer: tasks one user (token subject) may hold at once")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+        ->capture_default_str();
     command->add_option("--session-timeout", arguments.session_timeout_seconds,
                         "Seconds before an idle session ends")
         ->capture_default_str()
@@ -119,6 +123,7 @@ int serve_everything_http(mcp::Server& server, boost::asio::io_context& io, cons
 int run_everything(const EverythingArguments& arguments) {
     boost::asio::io_context io(1);
     mcp::ServerOptions options = everything::server_options();
+    options.max_tasks_per_owner = arguments.max_tasks_per_user;
     // stdout carries only protocol; what the server has to say goes to stderr.
     options.log = stderr_log("everything", arguments.log_json);
     auto log = options.log;

@@ -126,6 +126,24 @@ describe('mcpkit everything behind oauth2-mock-server: every bad token gets the 
     assert.equal((await post(limited.url, await as('carol'))).status, 200);
   });
 
+  test('one user holds at most --max-tasks-per-user tasks; another user still starts one', async () => {
+    const limited = await startProtectedEverything(issuerUrl, ['--auth-scope', 'mcp:tools', '--max-tasks-per-user', '2']);
+    const as = async (sub) => `Bearer ${await issuer.issuer.buildToken({
+      scopesOrTransform: (header, payload) => Object.assign(payload, { sub, client_id: 'c', aud: limited.url, scope: 'mcp:tools' }) })}`;
+    let id = 100;
+    const startTask = async (sub) => {
+      const call = modern(id++, 'tools/call', { name: 'slow_compute', arguments: { seconds: 60, label: sub } });
+      call.params._meta['io.modelcontextprotocol/clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const answer = await post(limited.url, await as(sub), call, modernHeaders('tools/call', 'slow_compute'));
+      assert.equal(answer.status, 200, answer.text);
+      return JSON.parse(answer.text);
+    };
+    for (let i = 0; i < 2; i++) assert.ok((await startTask('erin')).result?.taskId, 'a task was made');
+    const refused = await startTask('erin');
+    assert.match(refused.error?.message ?? '', /You hold 2 tasks already/, JSON.stringify(refused));
+    assert.ok((await startTask('frank')).result?.taskId, 'another user is not held back');
+  });
+
   test('a key the issuer adds later is fetched when a token names it (before any made-up key id)', async () => {
     const added = await issuer.issuer.keys.generate('RS256');
     const answer = await post(server.url, `Bearer ${await token({}, { kid: added.kid })}`);

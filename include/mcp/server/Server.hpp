@@ -75,6 +75,9 @@ struct MCP_API ServerOptions {
     std::chrono::milliseconds task_poll_interval{std::chrono::milliseconds(500)};
     /// Tasks held at once (running and finished): beyond, a call that would become one is refused.
     std::size_t max_tasks = 10000;
+    /// Behind an authorizer that tells users apart (OAuth): tasks one user (token issuer and
+    /// subject) may hold at once, so one user cannot take all of max_tasks from the others.
+    std::size_t max_tasks_per_owner = 1000;
     /// Called for notifications/roots/list_changed from a 2025-era client.
     std::function<void()> on_roots_list_changed;
     /// Where the server reports what it could not do (bad input, failed handlers). Default: nothing.

@@ -136,12 +136,17 @@ asio::awaitable<json::object> ServerSession::start_task(jsonrpc::InboundRequest&
     // task exists, so a refused call leaves nothing behind.
     auto call = make_context<ToolCall>(request, peer);
     auto executor = co_await asio::this_coro::executor;
+    std::string owner = owner_of(request);
+    // Without a verified token every caller is the same owner: only max_tasks applies then.
+    if (!owner.empty() && state_->tasks_running.held_by(owner) >= state_->options.max_tasks_per_owner)
+        throw Error::internal("You hold " + std::to_string(state_->options.max_tasks_per_owner) +
+                              " tasks already, the most one user may; retry once some have finished or expired");
     auto task = state_->tasks_running.create(executor, peer.stateless, ttl, state_->options.task_poll_interval.count(),
                                              state_->options.max_tasks);
     if (!task)
         throw Error::internal("The server holds " + std::to_string(state_->options.max_tasks) +
                               " tasks already; retry once some have finished");
-    task->owner = owner_of(request);
+    task->owner = std::move(owner);
     task->params = params;
     if (!peer.stateless) task->session = weak_from_this();
     if (auto store = state_->task_store) {

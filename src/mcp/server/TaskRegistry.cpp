@@ -91,6 +91,13 @@ std::vector<std::shared_ptr<ServerTask>> TaskRegistry::of_session(const ServerSe
     return list;
 }
 
+std::size_t TaskRegistry::held_by(const std::string& owner) {
+    forget_expired();
+    std::size_t held = 0;
+    for (const auto& [id, task] : tasks_) held += task->owner == owner;
+    return held;
+}
+
 void TaskRegistry::forget_expired() {
     // A task lives its ttl from creation. One still running then is stopped and failed (a task
     // parked on a question nobody answers would otherwise stay for ever), and kept a minute more

@@ -91,6 +91,8 @@ public:
     std::shared_ptr<ServerTask> find(const std::string& id);
     /// The tasks of a 2025 session, newest last.
     std::vector<std::shared_ptr<ServerTask>> of_session(const ServerSession* session);
+    /// How many tasks `owner` holds (running or kept after they finished).
+    std::size_t held_by(const std::string& owner);
 
 private:
     void forget_expired();
