@@ -253,8 +253,8 @@ asio::awaitable<std::vector<json::object>> Client::list_all(std::string_view met
                 held += memory_footprint(item);
                 if (held > limit)
                     throw Error(error_code::internal_error,
-                                "The server's " + std::string(method) + " holds more than " + std::to_string(limit >> 20) +
-                                    " MiB after " + std::to_string(items.size()) +
+                                "The server's " + std::string(method) + " holds more than " + std::to_string(limit) +
+                                    " bytes after " + std::to_string(items.size()) +
                                     " items; it was not kept (ClientOptions::max_list_bytes sets the limit)");
                 items.push_back(std::move(item.get_object()));
             }
@@ -262,7 +262,12 @@ asio::awaitable<std::vector<json::object>> Client::list_all(std::string_view met
         auto* next = result.if_contains("nextCursor");
         if (!next || !next->is_string() || next->get_string().empty()) break;
         // A server that hands back the cursor it was given would page for ever.
-        if (cursor && *cursor == next->get_string()) break;
+        if (cursor && *cursor == next->get_string()) {
+            if (session_->options.log)
+                session_->options.log("the server's " + std::string(method) + " gave back the cursor it was sent; "
+                                      "the list stops at " + std::to_string(items.size()) + " items");
+            break;
+        }
         cursor = std::string(next->get_string());
     }
     co_return items;

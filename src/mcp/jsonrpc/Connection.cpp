@@ -181,7 +181,8 @@ void Connection::start_request(Request&& request, const std::shared_ptr<Batch>& 
                               " of this connection are still running, the most it serves at once; the request "
                               "was not run. Wait for answers (or cancel some) before sending more.",
                           nullptr};
-        refuse(inbound.id, error, batch);
+        // Not reported to on_protocol_error: a peer flooding past the cap would flood the log too.
+        answer_at_once(inbound.id, Reply{nullptr, error, {}}, batch);
         return;
     }
     auto [entry, inserted] = inbound_.try_emplace(inbound.id);

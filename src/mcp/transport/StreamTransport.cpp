@@ -163,7 +163,7 @@ std::size_t StreamTransport::poll_for_input(char* data, std::size_t size) {
 
 void StreamTransport::send(std::string_view frame, jsonrpc::FrameInfo) {
     if (closed_ || write_failed_) return;
-    if (outgoing_.size() + frame.size() >= options_.max_unsent_bytes) {
+    if (outgoing_.size() + in_flight_.size() + frame.size() > options_.max_unsent_bytes) {
         write_failed_ = true;
         outgoing_.clear();
         outgoing_.shrink_to_fit();

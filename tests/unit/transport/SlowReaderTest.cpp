@@ -5,6 +5,7 @@
 
 #include "mcp/server/Server.hpp"
 #include "mcp/transport/StreamableHttpServer.hpp"
+#include "transport/http/ResponseStream.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include <boost/asio/write.hpp>
 
 #include <thread>
+#include <vector>
 
 using namespace mcp;
 namespace asio = boost::asio;
@@ -113,6 +115,23 @@ TEST(SlowReader, AWriteThatMakesNoProgressClosesTheConnection) {
     EXPECT_EQ(received.find("flood done"), std::string::npos);
 }
 
+TEST(SlowReader, AClientThatReadsSlowlyIsNotCutOff) {
+    FloodingServer server(std::chrono::seconds(2));
+    asio::io_context io;
+    tcp::socket socket = start_flood(io, server.port(), 12);
+    // About 2 MB/s: the whole answer takes several times the idle limit, but bytes keep moving.
+    std::string received;
+    std::vector<char> buffer(64 * 1024);
+    boost::system::error_code ec;
+    while (!ec) {
+        std::size_t n = socket.read_some(asio::buffer(buffer), ec);
+        received.append(buffer.data(), n);
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    }
+    EXPECT_GT(received.size(), 12u << 20);
+    EXPECT_NE(received.find("flood done"), std::string::npos) << "cut off after " << received.size() << " bytes";
+}
+
 TEST(SlowReader, AStreamWithTooMuchWaitingIsGivenUp) {
     // No idle limit to speak of: only the amount waiting can end this stream.
     FloodingServer server(std::chrono::seconds(3600));
@@ -123,4 +142,16 @@ TEST(SlowReader, AStreamWithTooMuchWaitingIsGivenUp) {
     EXPECT_GT(received.size(), 0u);
     EXPECT_LT(received.size(), 100u << 20) << "events past 64 MiB waiting were not kept";
     EXPECT_EQ(received.find("flood done"), std::string::npos);
+}
+
+TEST(SlowReader, OneLargeEventIsTakenAndAPileBehindItIsGivenUp) {
+    // A single event is never refused on its own (its replay would be refused again, for ever);
+    // what piles up behind unread bytes past the limit is.
+    asio::io_context io;
+    auto stream = std::make_shared<http::ResponseStream>(io.get_executor());
+    stream->start_events();
+    stream->push_event("1", std::string(http::ResponseStream::max_unsent_bytes + 1, 'x'));
+    EXPECT_FALSE(stream->client_gone());
+    stream->push_event("2", "one more");
+    EXPECT_TRUE(stream->client_gone());
 }

@@ -33,6 +33,8 @@ namespace web = boost::beast::http;
 class ConnectionState : public IdleConnection, public std::enable_shared_from_this<ConnectionState> {
 public:
     static constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+    /// The most one write call hands the socket: the stall clock restarts after each.
+    static constexpr std::size_t write_slice = std::size_t{1} << 20;
     /// How long a request may take before the connection starts watching for the client leaving.
     static constexpr std::chrono::milliseconds quick_answer{20};
     /// Request heads larger than this are refused (431).
@@ -85,14 +87,19 @@ private:
     asio::awaitable<bool> answer_preflight(const IncomingHeaders& headers, bool keep_alive);
     /// Lets a browser page read the answer, when the request came from one the policy accepts.
     void add_cors_headers(std::string& head) const;
-    /// Writes all of `buffers` on the connection, plain or TLS. watch_idle_time closes a
-    /// connection whose write has not finished within connection_idle_timeout: a client that
-    /// stops reading would otherwise hold it, and what is queued for it, for ever.
+    /// Writes all of `buffers` on the connection, plain or TLS, a slice at a time. watch_idle_time
+    /// closes a connection whose write moved no slice within connection_idle_timeout: a client that
+    /// stops reading would otherwise hold it, and what is queued for it, for ever; one that reads
+    /// slowly keeps it.
     template <class Buffers>
     asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write(const Buffers& buffers) {
-        writing_since_ = std::chrono::steady_clock::now();
         writing_ = true;
-        auto result = co_await stream_.with([&](auto& stream) { return asio::async_write(stream, buffers, use_tuple); });
+        auto progressed = [this](const boost::system::error_code& ec, std::size_t) -> std::size_t {
+            writing_since_ = std::chrono::steady_clock::now();
+            return ec ? 0 : write_slice;
+        };
+        auto result = co_await stream_.with(
+            [&](auto& stream) { return asio::async_write(stream, buffers, progressed, use_tuple); });
         writing_ = false;
         co_return result;
     }

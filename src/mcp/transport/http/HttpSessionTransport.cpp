@@ -288,8 +288,16 @@ bool HttpSessionTransport::resume(const std::string& stream_id, std::uint64_t af
     if (live == live_streams_.end() && events.empty() && !elsewhere) return false;
     http->start_events();
     std::uint64_t last = after;
+    std::size_t replayed = 0;
     for (const auto& event : events) {
+        if (replayed > 0 && replayed + event.data.size() > ResponseStream::max_replay_bytes) {
+            // The rest comes when the client resumes from the last id it got: a replay larger than
+            // a stream may hold unsent would be given up, and asked for again, for ever.
+            http->finish();
+            return true;
+        }
         http->push_event(event_id(stream_id, event.sequence), event.data);
+        replayed += event.data.size();
         last = std::max(last, event.sequence);
     }
     if (live != live_streams_.end()) {
@@ -318,8 +326,11 @@ asio::awaitable<void> HttpSessionTransport::follow(std::string stream_id, std::u
         if (closed_ || http->client_gone()) break;
         try {
             auto relay = [&] {
+                std::size_t relayed = 0;  // a large backlog goes over several polls, as a replay does
                 for (auto& event : settings_.store->events_after(settings_.session_id, stream_id, last)) {
+                    if (relayed > 0 && relayed + event.data.size() > ResponseStream::max_replay_bytes) break;
                     http->push_event(event_id(stream_id, event.sequence), event.data);
+                    relayed += event.data.size();
                     last = event.sequence;
                 }
             };

@@ -47,7 +47,8 @@ void ResponseStream::start_events() {
 void ResponseStream::push_event(std::string_view id, std::string_view data, std::chrono::milliseconds retry) {
     std::lock_guard lock(mutex_);
     if (kind_ != Kind::sse || finished_ || client_gone_) return;
-    if (pending_.size() + data.size() > max_unsent_bytes) {
+    // One event alone is always taken: giving it up would only make the client ask for it again.
+    if (!pending_.empty() && pending_.size() + data.size() > max_unsent_bytes) {
         pending_.clear();
         client_gone_ = true;
         wake_locked();

@@ -26,8 +26,10 @@ class ResponseStream : public std::enable_shared_from_this<ResponseStream> {
 public:
     enum class Kind { undecided, json, sse };
     /// Events not yet written past this mean the client stopped reading: the stream is given up
-    /// as if the client had gone (it may resume from the event store, where one is kept).
+    /// as if the client had gone (it may resume from the event store, where one is kept). A
+    /// replay sends at most half of it at a time (HttpSessionTransport::resume).
     static constexpr std::size_t max_unsent_bytes = std::size_t{64} << 20;
+    static constexpr std::size_t max_replay_bytes = max_unsent_bytes / 2;
 
     /// What the connection should write next.
     struct Update {
