@@ -222,13 +222,17 @@ std::string python_docstrings_to_c(const Lines& lines) {
 // cloc's Python filters in order: the lines holding `/*`, then `*/`, then `#` lines go (each
 // followed by rm_blanks), docstrings become C comments and C comments go. The result points into
 // `text`.
-Lines python_comments(Lines lines, std::string& text) {
+// `file_text` is the buffer the lines point into: a marker it does not hold is in no line, and
+// rm_blanks after a step that removed nothing changes nothing, so that step is skipped.
+Lines python_comments(Lines lines, std::string_view file_text, std::string& text) {
     auto drop_lines = [&lines](auto&& predicate) {
         std::erase_if(lines, predicate);
         drop_blank_lines(lines, true);
     };
-    drop_lines([](std::string_view l) { return l.find("/*") != std::string_view::npos; });
-    drop_lines([](std::string_view l) { return l.find("*/") != std::string_view::npos; });
+    if (file_text.find("/*") != std::string_view::npos)
+        drop_lines([](std::string_view l) { return l.find("/*") != std::string_view::npos; });
+    if (file_text.find("*/") != std::string_view::npos)
+        drop_lines([](std::string_view l) { return l.find("*/") != std::string_view::npos; });
     drop_lines([](std::string_view l) {
         std::size_t first = l.find_first_not_of(" \t\n\r\f\v");
         return first != std::string_view::npos && l[first] == '#';
@@ -253,7 +257,7 @@ LineCounts count_lines(std::string_view source, Language language) {
     if (!lines.empty()) {
         if (language == Language::python) {
             std::string_view first = lines.front();  // ends in "\n"
-            Lines remaining = python_comments(std::move(lines), uncommented);
+            Lines remaining = python_comments(std::move(lines), file_text, uncommented);
             // A script's `#!` line is code, not a comment (cloc's %Script_Language exception): it
             // is put back unless it is still the first line.
             bool first_still_there = !remaining.empty() && remaining.front() == first.substr(0, first.size() - 1);

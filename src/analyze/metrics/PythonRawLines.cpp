@@ -60,10 +60,40 @@ bool is_string_prefix(char c) {
 
 enum class Token { comment, string, colon, semicolon, other };
 
+// The length of Python's operator at the start of `rest` (not empty): the three-character ones
+// `**= //= >>= <<= ...`, the two-character ones `** // << >> -> <>` and `X=` for X in
+// `< > = ! + - * / % & | ^ @ :`, else 1. Decided on the first characters: comparing the 25
+// operators in turn made these raw counts 7% of a cold Python report's instructions (now 3.7%).
+std::size_t operator_length(std::string_view rest) {
+    char a = rest[0];
+    char b = rest.size() > 1 ? rest[1] : '\0';
+    char c = rest.size() > 2 ? rest[2] : '\0';
+    bool doubled = b == a && (a == '*' || a == '/' || a == '<' || a == '>');
+    if (doubled) return c == '=' ? 3 : 2;
+    if (a == '.') return b == '.' && c == '.' ? 3 : 1;
+    if (b == '=') {
+        switch (a) {
+        case '<': case '>': case '=': case '!': case '+': case '-': case '*': case '/':
+        case '%': case '&': case '|': case '^': case '@': case ':': return 2;
+        default: return 1;
+        }
+    }
+    return (a == '-' && b == '>') || (a == '<' && b == '>') ? 2 : 1;
+}
+
 // Tokenizes one group of stripped lines the way Python's tokenize module would, keeping only what
 // radon looks at.
 class GroupTokenizer {
 public:
+    /// Starts the next group, keeping the token buffer's memory.
+    void reset() {
+        tokens_.clear();
+        depth_ = 0;
+        in_string_ = triple_ = continued_ = failed_ = false;
+        quote_ = '"';
+        string_first_line_ = string_last_line_ = -1;
+    }
+
     void feed(std::string_view line, int line_index) {
         continued_ = false;
         std::size_t at = 0;
@@ -161,20 +191,11 @@ private:
     }
 
     std::size_t scan_operator(std::string_view line, std::size_t at) {
-        static constexpr std::string_view three[] = {"**=", "//=", ">>=", "<<=", "..."};
-        static constexpr std::string_view two[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
-                                                   "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<>"};
-        std::string_view rest = line.substr(at);
-        for (std::string_view op : three)
-            if (rest.starts_with(op)) {
-                tokens_.push_back(Token::other);
-                return at + 3;
-            }
-        for (std::string_view op : two)
-            if (rest.starts_with(op)) {
-                tokens_.push_back(Token::other);
-                return at + 2;
-            }
+        std::size_t length = operator_length(line.substr(at));
+        if (length > 1) {
+            tokens_.push_back(Token::other);
+            return at + length;
+        }
         char c = line[at];
         if (c == '(' || c == '[' || c == '{') ++depth_;
         if (c == ')' || c == ']' || c == '}') --depth_;
@@ -227,8 +248,9 @@ PythonRawLines count_python_raw_lines(std::string_view source) {
     if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
     std::vector<std::string_view> lines = stripped_lines(source);
     std::size_t next = 0;
+    GroupTokenizer group;
     while (next < lines.size()) {
-        GroupTokenizer group;
+        group.reset();
         std::size_t first = next;
         do {
             group.feed(lines[next], static_cast<int>(next - first));

@@ -92,6 +92,16 @@ TEST(RadonRawLines, LogicalLinesCountAColonThatIsNotTheLastToken) {
     EXPECT_TRUE(raw.tokenized);
 }
 
+TEST(RadonRawLines, MultiCharacterOperatorsAreOneTokenAndAWalrusIsNoColon) {
+    // radon raw 5.1 on the same file: lloc 12.
+    PythonRawLines raw = count_python_raw_lines("x = (y := 5)\ndef f(a) -> int: return a\na //= 2; b **= 3\n"
+                                                "c = a if a >= b else b\nd = [1, 2][:-1]\ne = ...\n"
+                                                "x <<= 1; y >>= 1\nz = x != y\n");
+    EXPECT_EQ(raw.lloc, 1 + 2 + 2 + 1 + 2 + 1 + 2 + 1);
+    EXPECT_EQ(raw.sloc, 8);
+    EXPECT_TRUE(raw.tokenized);
+}
+
 TEST(RadonRawLines, AStringStatementIsADocstringAndInlineCommentsCount) {
     PythonRawLines raw = count_python_raw_lines("#!/usr/bin/env python3\n\"\"\"Module.\n\nMore.\n\"\"\"\n"
                                                 "x = (1,  # one\n     2)\n'single'\n");
