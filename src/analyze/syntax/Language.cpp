@@ -1,19 +1,9 @@
 #include "analyze/syntax/Language.hpp"
 
+#include "analyze/grammars/Grammars.hpp"
+
 #include <algorithm>
 #include <string>
-
-extern "C" {
-const TSLanguage* tree_sitter_c();
-const TSLanguage* tree_sitter_cpp();
-const TSLanguage* tree_sitter_python();
-const TSLanguage* tree_sitter_javascript();
-const TSLanguage* tree_sitter_typescript();
-const TSLanguage* tree_sitter_tsx();
-const TSLanguage* tree_sitter_go();
-const TSLanguage* tree_sitter_rust();
-const TSLanguage* tree_sitter_java();
-}
 
 namespace mcpkit::analyze {
 
