@@ -192,6 +192,13 @@ Lines java_prefilter(const Lines& lines, std::string& text) {
     return views_of(text, ends);
 }
 
+// line.find_first_of("\"'", at), without libstdc++'s memchr call per character.
+std::size_t next_quote(std::string_view line, std::size_t at) {
+    for (; at < line.size(); ++at)
+        if (line[at] == '"' || line[at] == '\'') return at;
+    return std::string_view::npos;
+}
+
 // docstring_to_C, done while joining the lines: every triple quote toggles between opening `/*`
 // and closing `*/`; a u/U prefix goes with the opening one.
 std::string python_docstrings_to_c(const Lines& lines) {
@@ -201,7 +208,7 @@ std::string python_docstrings_to_c(const Lines& lines) {
         // Left to right in one pass: the replacements hold no quotes, so no triple quote can
         // start inside what has been replaced.
         std::size_t at = 0, copied = 0;
-        while ((at = line.find_first_of("\"'", at)) != std::string_view::npos) {
+        while ((at = next_quote(line, at)) != std::string_view::npos) {
             if (line.compare(at, 3, R"(""")") != 0 && line.compare(at, 3, "'''") != 0) {
                 ++at;
                 continue;
@@ -234,8 +241,9 @@ Lines python_comments(Lines lines, std::string_view file_text, std::string& text
     if (file_text.find("*/") != std::string_view::npos)
         drop_lines([](std::string_view l) { return l.find("*/") != std::string_view::npos; });
     drop_lines([](std::string_view l) {
-        std::size_t first = l.find_first_not_of(" \t\n\r\f\v");
-        return first != std::string_view::npos && l[first] == '#';
+        std::size_t first = 0;
+        while (first < l.size() && is_space(l[first])) ++first;
+        return first < l.size() && l[first] == '#';
     });
     text = remove_c_comments(python_docstrings_to_c(lines), false);
     Lines result = split_lines(text);

@@ -1,5 +1,6 @@
 #include "analyze/metrics/PythonRawLines.hpp"
 
+#include <array>
 #include <vector>
 
 namespace mcpkit::analyze {
@@ -18,6 +19,14 @@ std::size_t line_break_length(std::string_view text, std::size_t at) {
     return 0;
 }
 
+// The bytes a line break of str.splitlines() can start with: every other byte is skipped with one
+// table look-up.
+constexpr std::array<bool, 256> break_starts = [] {
+    std::array<bool, 256> starts{};
+    for (unsigned char c : {'\n', '\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\xC2', '\xE2'}) starts[c] = true;
+    return starts;
+}();
+
 bool is_strip_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || (c >= 0x1c && c <= 0x1f);
 }
@@ -33,6 +42,10 @@ std::vector<std::string_view> stripped_lines(std::string_view source) {
     std::size_t begin = 0;
     std::size_t at = 0;
     while (at < source.size()) {
+        if (!break_starts[static_cast<unsigned char>(source[at])]) {
+            ++at;
+            continue;
+        }
         std::size_t length = line_break_length(source, at);
         if (length == 0) {
             ++at;
